@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Makes sure a Docker engine answers, and builds the test agent image.
+#
+# On a machine whose engine already answers it only (re)builds the image. On a
+# fresh Debian machine it installs Debian's docker.io and busybox-static,
+# starts dockerd in the background and waits for it. It fails loudly when no
+# engine can be had: tests that need Docker must never be skipped.
+#
+# Usage: scripts/docker-engine.sh [--no-image]
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+log_dir=${SLUICE_ENGINE_LOG_DIR:-/tmp/sluice-dockerd}
+agent_image=${SLUICE_AGENT_IMAGE:-sluice-agent:test}
+wait_seconds=${SLUICE_ENGINE_WAIT_SECONDS:-60}
+
+say() { printf 'docker-engine: %s\n' "$*" >&2; }
+die() { say "ERROR: $*"; exit 1; }
+
+engine_answers() { docker info >/dev/null 2>&1; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    die "need root to run: $* (run as root or install sudo)"; fi
+}
+
+install_packages() {
+  local missing=()
+  command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
+  command -v docker >/dev/null 2>&1 || missing+=(docker.io)
+  [ -x /bin/busybox ] || missing+=(busybox-static)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  command -v apt-get >/dev/null 2>&1 || die "no Docker engine answers and apt-get is not available to install ${missing[*]}"
+  say "installing ${missing[*]}"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+start_engine() {
+  mkdir -p "$log_dir"
+  say "starting dockerd (log: $log_dir/dockerd.log)"
+  # No bridge and no iptables: dispatches run with network "none" by default,
+  # and nothing here should send traffic into the bridge's private range.
+  as_root nohup dockerd --bridge=none --iptables=false >"$log_dir/dockerd.log" 2>&1 &
+  local waited=0
+  until engine_answers; do
+    if [ "$waited" -ge "$wait_seconds" ]; then
+      tail -n 30 "$log_dir/dockerd.log" >&2 || true
+      die "dockerd did not answer within ${wait_seconds}s"
+    fi
+    sleep 1; waited=$((waited + 1))
+  done
+  say "engine up after ${waited}s"
+}
+
+build_agent_image() {
+  local ctx
+  ctx=$(mktemp -d)
+  trap 'rm -rf "$ctx"' RETURN
+  [ -x /bin/busybox ] || install_packages
+  [ -x /bin/busybox ] || die "/bin/busybox is missing; install busybox-static"
+  cp /bin/busybox "$ctx/busybox"
+  cp -r "$root/src/test/agent/." "$ctx/"
+  docker build -q -t "$agent_image" "$ctx" >/dev/null || die "could not build $agent_image"
+  say "image $agent_image ready"
+}
+
+if ! engine_answers; then
+  install_packages
+  engine_answers || start_engine
+fi
+engine_answers || die "no Docker engine answers"
+
+if [ "${1:-}" != "--no-image" ]; then
+  build_agent_image
+fi

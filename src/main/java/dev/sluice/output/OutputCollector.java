@@ -1,0 +1,181 @@
+package dev.sluice.output;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Bounds one output stream (ADR 0003): it keeps the first bytes in a head
+ * buffer and the last in a tail ring, counts everything, and on
+ * {@link #finish()} returns a string of at most {@code cap} UTF-8 bytes that is
+ * the whole stream when it fits, and otherwise its beginning, one marker line
+ * and its end.
+ *
+ * <p>{@link #write} is the hot path: it copies at most twice per chunk and
+ * allocates only while the buffers first grow, so memory stays O(cap) however
+ * much the process prints. The caller may reuse its chunk buffer as soon as
+ * {@code write} returns. One thread writes; {@code finish} must be called once,
+ * after the last write is visible to it.
+ */
+public final class OutputCollector {
+
+    /** Smallest cap: it must hold the worst-case marker and still leave room for output. */
+    public static final int MIN_CAP = 1024;
+
+    /** Largest cap: the result is one JSON string held in memory. */
+    public static final int MAX_CAP = 1 << 30;
+
+    /** First allocation of each buffer; they double from there up to their share of the cap. */
+    private static final int INITIAL_BUFFER = 4096;
+
+    /** The head gets a quarter of the room, the tail the rest (ADR 0003). */
+    private static final int HEAD_SHARE_DIVISOR = 4;
+
+    /** How far, as a fraction of a kept part, a cut may move to land on a line break. */
+    private static final int LINE_SEARCH_DIVISOR = 8;
+    private static final int MAX_LINE_SEARCH = 8192;
+
+    private final int cap;
+    private final TruncationMarker marker;
+    private final HeadBuffer head;
+    private final TailRing tail;
+    private long written;
+
+    /**
+     * @param stream  the stream's name as the marker states it ({@code stdout}, {@code stderr})
+     * @param cap     the most UTF-8 bytes the returned string may take, marker included
+     * @param fullLog where the untruncated stream can be read, stated in the marker
+     */
+    public OutputCollector(String stream, int cap, String fullLog) {
+        if (cap < MIN_CAP || cap > MAX_CAP) {
+            throw new IllegalArgumentException("a cap must be at least " + MIN_CAP + " bytes, to leave room for the truncation marker, and at most " + MAX_CAP + "; got " + cap);
+        }
+        this.cap = cap;
+        this.marker = new TruncationMarker(stream, fullLog);
+        if (marker.worstCaseLength() >= cap / 2) {
+            throw new IllegalArgumentException("the truncation marker for " + fullLog + " does not fit a cap of " + cap);
+        }
+        int headCapacity = cap / HEAD_SHARE_DIVISOR;
+        this.head = new HeadBuffer(headCapacity, INITIAL_BUFFER);
+        this.tail = new TailRing(cap - headCapacity, INITIAL_BUFFER);
+    }
+
+    public void write(byte[] chunk, int offset, int count) {
+        written += count;
+        int taken = head.append(chunk, offset, count);
+        if (taken < count) {
+            tail.append(chunk, offset + taken, count - taken);
+        }
+    }
+
+    /** Bytes written so far, past the cap too. */
+    public long bytesWritten() {
+        return written;
+    }
+
+    /** Bytes of buffer currently allocated: grows with the output, never past the cap. */
+    public long bytesAllocated() {
+        return (long) head.allocated() + tail.allocated();
+    }
+
+    public CapturedOutput finish() {
+        byte[] headBytes = head.array();
+        int headLength = head.length();
+        byte[] tailBytes = tail.toArray();
+        if (headLength + (long) tailBytes.length == written) {
+            // Nothing was dropped: the stream is the head followed by the tail. It
+            // can still be too long once ill-formed bytes become U+FFFD.
+            byte[] all = new byte[headLength + tailBytes.length];
+            System.arraycopy(headBytes, 0, all, 0, headLength);
+            System.arraycopy(tailBytes, 0, all, headLength, tailBytes.length);
+            StringBuilder whole = new StringBuilder(all.length);
+            if (Utf8.decode(all, 0, all.length, whole) <= cap) {
+                return new CapturedOutput(whole.toString(), written, null);
+            }
+        }
+        return truncate(headBytes, headLength, tailBytes);
+    }
+
+    private CapturedOutput truncate(byte[] headBytes, int headLength, byte[] tailBytes) {
+        int budget = cap - marker.maxLength(written);
+        int headBudget = budget / HEAD_SHARE_DIVISOR;
+        int headEnd = cutHead(headBytes, headLength, headBudget);
+        int tailStart = cutTail(tailBytes, budget - headBudget);
+        long dropped = written - headEnd - (tailBytes.length - tailStart);
+
+        String line = marker.render(dropped, written);
+        StringBuilder text = new StringBuilder(cap);
+        long kept = Utf8.decode(headBytes, 0, headEnd, text);
+        text.append(line);
+        kept += line.getBytes(StandardCharsets.UTF_8).length;
+        kept += Utf8.decode(tailBytes, tailStart, tailBytes.length, text);
+        return new CapturedOutput(text.toString(), written, new Overflow(written, kept, dropped));
+    }
+
+    /**
+     * End of the kept head: the longest run of whole units from the start that
+     * decodes to at most {@code budget} bytes, pulled back to just after a line
+     * break when one is near. A sequence the head buffer ends inside of is left
+     * out whole.
+     */
+    private static int cutHead(byte[] bytes, int length, int budget) {
+        int pos = 0;
+        int decoded = 0;
+        while (pos < length) {
+            int unit = Utf8.unit(bytes, pos, length);
+            if (unit == Utf8.INCOMPLETE) {
+                break;
+            }
+            int out = Utf8.decodedLength(unit);
+            if (decoded + out > budget) {
+                break;
+            }
+            decoded += out;
+            pos += Math.abs(unit);
+        }
+        int searchFrom = Math.max(0, pos - lineSearch(pos));
+        for (int i = pos - 1; i >= searchFrom; i--) {
+            if (bytes[i] == '\n') {
+                return i + 1;
+            }
+        }
+        return pos;
+    }
+
+    /**
+     * Start of the kept tail: skips the continuation bytes of a sequence whose
+     * start was dropped, then drops whole units from the front until the rest
+     * decodes to at most {@code budget} bytes, then moves forward to just after
+     * a line break when one is near.
+     */
+    private static int cutTail(byte[] bytes, int budget) {
+        int length = bytes.length;
+        int start = 0;
+        while (start < length && start < 3 && Utf8.isContinuation(bytes[start])) {
+            start++;
+        }
+        long decoded = 0;
+        for (int pos = start; pos < length; ) {
+            int unit = Utf8.finalUnit(bytes, pos, length);
+            decoded += Utf8.decodedLength(unit);
+            pos += Math.abs(unit);
+        }
+        while (decoded > budget) {
+            int unit = Utf8.finalUnit(bytes, start, length);
+            decoded -= Utf8.decodedLength(unit);
+            start += Math.abs(unit);
+        }
+        if (start > 0 && bytes[start - 1] == '\n') {
+            return start;
+        }
+        int searchTo = Math.min(length, start + lineSearch(length - start));
+        for (int i = start; i < searchTo; i++) {
+            if (bytes[i] == '\n') {
+                return i + 1;
+            }
+        }
+        return start;
+    }
+
+    private static int lineSearch(int keptLength) {
+        return Math.min(keptLength / LINE_SEARCH_DIVISOR, MAX_LINE_SEARCH);
+    }
+}

@@ -1,0 +1,17 @@
+package dev.sluice.output;
+
+import jakarta.inject.Singleton;
+import jakarta.enterprise.inject.Produces;
+
+import io.quarkus.runtime.Startup;
+
+class OutputProducer {
+
+    /** Validated at start-up: a worker with impossible caps must not come up. */
+    @Produces
+    @Startup
+    @Singleton
+    OutputLimits outputLimits(OutputConfig config) {
+        return OutputLimits.from(config);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.sluice.output;
+
+import java.util.Arrays;
+
+/**
+ * The last bytes of a stream, up to a fixed capacity. Until it first fills, it
+ * is a plain growing buffer (so short streams hold little); after that it
+ * overwrites its oldest bytes.
+ */
+final class TailRing {
+
+    private final int capacity;
+    private byte[] bytes;
+    /** Bytes held, at most {@code capacity}. */
+    private int size;
+    /** Where the next byte goes once the ring has wrapped; 0 before. */
+    private int next;
+    private boolean wrapped;
+
+    TailRing(int capacity, int initialSize) {
+        this.capacity = capacity;
+        this.bytes = new byte[Math.min(capacity, initialSize)];
+    }
+
+    void append(byte[] chunk, int offset, int count) {
+        if (count == 0 || capacity == 0) {
+            return;
+        }
+        if (count >= capacity) {
+            // Only the chunk's own last bytes can survive.
+            ensureRoom(capacity);
+            System.arraycopy(chunk, offset + count - capacity, bytes, 0, capacity);
+            size = capacity;
+            next = 0;
+            wrapped = true;
+            return;
+        }
+        if (!wrapped && size + count <= capacity) {
+            ensureRoom(size + count);
+            System.arraycopy(chunk, offset, bytes, size, count);
+            size += count;
+            next = size % capacity;
+            wrapped = size == capacity;
+            return;
+        }
+        ensureRoom(capacity);
+        int first = Math.min(count, capacity - next);
+        System.arraycopy(chunk, offset, bytes, next, first);
+        System.arraycopy(chunk, offset + first, bytes, 0, count - first);
+        next = (next + count) % capacity;
+        size = capacity;
+        wrapped = true;
+    }
+
+    private void ensureRoom(int needed) {
+        if (needed > bytes.length) {
+            int grown = Math.max(needed, (int) Math.min(capacity, 2L * bytes.length));
+            bytes = Arrays.copyOf(bytes, grown);
+        }
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** The held bytes, oldest first, in a new array. */
+    byte[] toArray() {
+        if (!wrapped || next == 0) {
+            return Arrays.copyOf(bytes, size);
+        }
+        byte[] out = new byte[size];
+        int older = size - next;
+        System.arraycopy(bytes, next, out, 0, older);
+        System.arraycopy(bytes, 0, out, older, next);
+        return out;
+    }
+
+    int allocated() {
+        return bytes.length;
+    }
+}

@@ -1,0 +1,39 @@
+package dev.sluice.output;
+
+/**
+ * The line that stands where a stream's middle was dropped, for example:
+ * <pre>[... sluice: 5242880 of 9437184 bytes of stdout omitted; full log: /v1/dispatches/d-7f3a/logs/stdout ...]</pre>
+ * It sits on a line of its own, so an agent reading the text cannot mistake it
+ * for output, and it says where the whole stream can be read. It is always
+ * framed by one newline on each side, even when the head already ends a line:
+ * then a reader can split the text back into the exact head and tail.
+ */
+final class TruncationMarker {
+
+    /** Widest decimal rendering of a byte count. */
+    private static final int MAX_COUNT_DIGITS = String.valueOf(Long.MAX_VALUE).length();
+
+    private final String stream;
+    private final String fullLog;
+
+    TruncationMarker(String stream, String fullLog) {
+        this.stream = stream;
+        this.fullLog = fullLog;
+    }
+
+    /** The marker, with its framing newlines, for the given counts. */
+    String render(long dropped, long original) {
+        return "\n[... sluice: " + dropped + " of " + original + " bytes of " + stream
+                + " omitted; full log: " + fullLog + " ...]\n";
+    }
+
+    /** Room to reserve for the marker of a stream of {@code original} bytes, whatever gets dropped. */
+    int maxLength(long original) {
+        return render(original, original).length();
+    }
+
+    /** Room the marker can ever take for this stream, whatever its size. */
+    int worstCaseLength() {
+        return render(0, 0).length() + 2 * (MAX_COUNT_DIGITS - 1);
+    }
+}

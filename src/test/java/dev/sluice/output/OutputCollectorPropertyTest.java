@@ -1,0 +1,135 @@
+package dev.sluice.output;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * The collector's promises checked on random inputs against a plain reference:
+ * the JDK's own UTF-8 decoder over the whole input, held in memory. The JDK
+ * replaces an encoded surrogate ({@code ED A0..BF ..}) with one U+FFFD where the
+ * Unicode standard's practice, which we follow, gives one per byte; the random
+ * noise therefore has no {@code ED}, and {@link Utf8Test} covers that case.
+ */
+class OutputCollectorPropertyTest {
+
+    private static final String LOG = "/v1/dispatches/p/logs/stderr";
+
+    @Property(tries = 400)
+    void resultIsBoundedHonestAndMadeOfTheStreamsEnds(@ForAll("streams") byte[] input,
+            @ForAll @IntRange(min = 1024, max = 4096) int cap, @ForAll("chunkSizes") List<Integer> chunks) {
+        CapturedOutput out = feed(input, cap, chunks);
+        String whole = reference(input);
+
+        assertThat(out.originalBytes()).isEqualTo(input.length);
+        assertThat(utf8(out.text())).isLessThanOrEqualTo(cap);
+        assertThat(isWellFormed(out.text())).isTrue();
+
+        boolean fits = utf8(whole) <= cap;
+        assertThat(out.truncated()).isEqualTo(!fits);
+        if (fits) {
+            assertThat(out.text()).isEqualTo(whole);
+            return;
+        }
+        Truncated t = Truncated.parse(out.text());
+        assertThat(whole).startsWith(t.head()).endsWith(t.tail());
+        assertThat(t.original()).isEqualTo(input.length);
+        assertThat(t.dropped()).isEqualTo(out.overflow().droppedBytes()).isBetween(1L, (long) input.length);
+        assertThat(out.overflow().originalBytes()).isEqualTo(input.length);
+        assertThat(out.overflow().keptBytes()).isEqualTo(utf8(out.text()));
+        assertThat(t.stream()).isEqualTo("stderr");
+        assertThat(t.fullLog()).isEqualTo(LOG);
+    }
+
+    @Property(tries = 200)
+    void chunkingNeverChangesTheResult(@ForAll("streams") byte[] input, @ForAll("chunkSizes") List<Integer> chunks) {
+        assertThat(feed(input, 1024, chunks)).isEqualTo(feed(input, 1024, List.of(Integer.MAX_VALUE)));
+    }
+
+    @Property(tries = 200)
+    void validInputLosesExactlyTheDroppedBytes(@ForAll("validText") String text, @ForAll("chunkSizes") List<Integer> chunks) {
+        byte[] input = text.getBytes(StandardCharsets.UTF_8);
+        CapturedOutput out = feed(input, 1024, chunks);
+        if (out.truncated()) {
+            Truncated t = Truncated.parse(out.text());
+            assertThat(utf8(t.head()) + t.dropped() + utf8(t.tail())).isEqualTo(input.length);
+        }
+    }
+
+    private static CapturedOutput feed(byte[] input, int cap, List<Integer> chunks) {
+        OutputCollector c = new OutputCollector("stderr", cap, LOG);
+        byte[] reused = new byte[8192];
+        int pos = 0;
+        for (int i = 0; pos < input.length; i++) {
+            int n = Math.min(Math.min(chunks.get(i % chunks.size()), reused.length), input.length - pos);
+            System.arraycopy(input, pos, reused, 0, n);
+            c.write(reused, 0, n);
+            pos += n;
+        }
+        return c.finish();
+    }
+
+    @Provide
+    Arbitrary<byte[]> streams() {
+        // Mostly text with newlines and multibyte characters, some raw noise, sizes
+        // on both sides of the caps.
+        Arbitrary<byte[]> text = validText().map(s -> s.getBytes(StandardCharsets.UTF_8));
+        Arbitrary<byte[]> noise = Arbitraries.bytes().filter(b -> b != (byte) 0xED).array(byte[].class).ofMaxSize(6000);
+        Arbitrary<byte[]> mixed = Combinators.combine(text, noise).as(OutputCollectorPropertyTest::interleave);
+        return Arbitraries.oneOf(text, noise, mixed);
+    }
+
+    @Provide
+    Arbitrary<String> validText() {
+        Arbitrary<String> pieces = Arbitraries.of("a", "line\n", "\r\n", "\u00e9", "\u20ac", "\uD83D\uDE00", "\u0000", " ",
+                "{\"k\":1}\n");
+        return pieces.list().ofMaxSize(3000).map(l -> String.join("", l));
+    }
+
+    @Provide
+    Arbitrary<List<Integer>> chunkSizes() {
+        return Arbitraries.integers().between(0, 1100).list().ofMinSize(1).ofMaxSize(8)
+                .filter(l -> l.stream().anyMatch(n -> n > 0));
+    }
+
+    private static byte[] interleave(byte[] a, byte[] b) {
+        byte[] out = new byte[a.length + b.length];
+        int split = a.length / 2;
+        System.arraycopy(a, 0, out, 0, split);
+        System.arraycopy(b, 0, out, split, b.length);
+        System.arraycopy(a, split, out, split + b.length, a.length - split);
+        return out;
+    }
+
+    private static String reference(byte[] input) {
+        return new String(input, StandardCharsets.UTF_8);
+    }
+
+    private static boolean isWellFormed(String s) {
+        CharsetDecoder strict = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        try {
+            strict.decode(ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8)));
+            return s.codePoints().noneMatch(cp -> cp >= 0xD800 && cp <= 0xDFFF);
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+
+    private static int utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+    }
+}

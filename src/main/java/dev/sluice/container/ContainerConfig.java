@@ -1,0 +1,64 @@
+package dev.sluice.container;
+
+import java.time.Duration;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * How dispatch containers are run. Secure by default (DESIGN section 3); each
+ * protection can be loosened by a deployment that needs it.
+ */
+@ConfigMapping(prefix = "sluice.container")
+public interface ContainerConfig {
+
+    /** Mount the image's root filesystem read-only; the work area and /tmp are tmpfs. */
+    @WithDefault("true")
+    boolean readOnlyRoot();
+
+    /** Drop all Linux capabilities. */
+    @WithDefault("true")
+    boolean dropCapabilities();
+
+    /** Forbid gaining privileges through setuid binaries. */
+    @WithDefault("true")
+    boolean noNewPrivileges();
+
+    /** Run an init process as PID 1, so signals reach the agent and zombies are reaped. */
+    @WithDefault("true")
+    boolean init();
+
+    /** Writable work area (tmpfs) and default working directory. */
+    @WithDefault("/work")
+    String workDir();
+
+    @WithDefault("256M")
+    MemorySize workSize();
+
+    @WithDefault("64M")
+    MemorySize tmpSize();
+
+    /**
+     * User for images that do not name a non-root user of their own; {@code image}
+     * keeps whatever the image says, root included.
+     */
+    @WithDefault("65534:65534")
+    String user();
+
+    /** Docker log driver; it must support reading back ({@code local}, {@code json-file}). ADR 0005. */
+    @WithDefault("local")
+    String logDriver();
+
+    /** Size of one log file before rotation. */
+    @WithDefault("32M")
+    MemorySize logMaxSize();
+
+    /** Log files kept per container: the disk budget per dispatch is about size times files. */
+    @WithDefault("4")
+    int logMaxFiles();
+
+    /** How long a finished container (and so its full log) is kept before the reaper removes it. */
+    @WithDefault("24h")
+    Duration retention();
+}

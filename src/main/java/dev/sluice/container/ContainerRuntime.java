@@ -1,0 +1,185 @@
+package dev.sluice.container;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import com.github.dockerjava.api.command.CreateContainerCmd;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.exception.ConflictException;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.exception.NotModifiedException;
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.LogConfig;
+
+/**
+ * The dispatch's view of the engine: create a hardened container, attach, start,
+ * wait, signal, inspect, remove. Short calls go through the control client and
+ * time out; attach and wait go through the streaming client. Stop and remove
+ * are idempotent: "not found", "not modified" and "conflict" count as done.
+ */
+public class ContainerRuntime {
+
+    /** {@link ContainerConfig#user()} value that keeps the image's own user. */
+    static final String IMAGE_USER = "image";
+
+    private final DockerClients clients;
+    private final ContainerConfig config;
+
+    public ContainerRuntime(DockerClients clients, ContainerConfig config) {
+        this.clients = clients;
+        this.config = config;
+    }
+
+    /** Creates the container; throws {@link ContainerException} with {@code IMAGE_NOT_FOUND} when the image is missing. */
+    public String create(ContainerSpec spec) {
+        String imageUser = imageUser(spec.image());
+        CreateContainerCmd cmd = clients.control().createContainerCmd(spec.image())
+                .withTty(false)
+                .withAttachStdout(true)
+                .withAttachStderr(true)
+                .withAttachStdin(spec.openStdin())
+                .withStdinOpen(spec.openStdin())
+                .withStdInOnce(spec.openStdin())
+                .withEnv(envList(spec.env()))
+                .withLabels(spec.labels())
+                .withWorkingDir(spec.workingDir() != null ? spec.workingDir() : config.workDir())
+                .withHostConfig(hostConfig(spec));
+        if (spec.command() != null && !spec.command().isEmpty()) {
+            cmd.withCmd(spec.command());
+        }
+        runAs(imageUser).ifPresent(cmd::withUser);
+        try {
+            return cmd.exec().getId();
+        } catch (NotFoundException e) {
+            throw new ContainerException(ContainerException.Reason.IMAGE_NOT_FOUND,
+                    "image " + spec.image() + " is not present on the engine");
+        } catch (RuntimeException e) {
+            throw ContainerException.from("create", e);
+        }
+    }
+
+    private String imageUser(String image) {
+        try {
+            String user = clients.control().inspectImageCmd(image).exec().getConfig().getUser();
+            return user == null ? "" : user;
+        } catch (NotFoundException e) {
+            throw new ContainerException(ContainerException.Reason.IMAGE_NOT_FOUND,
+                    "image " + image + " is not present on the engine");
+        } catch (RuntimeException e) {
+            throw ContainerException.from("inspect image", e);
+        }
+    }
+
+    /** The image's own user when it names a non-root one, else the configured user, unless told to keep the image's. */
+    private Optional<String> runAs(String imageUser) {
+        if (IMAGE_USER.equals(config.user())) {
+            return Optional.empty();
+        }
+        boolean rootOrUnset = imageUser.isEmpty() || imageUser.equals("root") || imageUser.equals("0")
+                || imageUser.startsWith("0:") || imageUser.startsWith("root:");
+        return rootOrUnset ? Optional.of(config.user()) : Optional.empty();
+    }
+
+    private HostConfig hostConfig(ContainerSpec spec) {
+        HostConfig host = HostConfig.newHostConfig()
+                .withNetworkMode(spec.network())
+                .withAutoRemove(false)
+                .withInit(config.init())
+                .withReadonlyRootfs(config.readOnlyRoot())
+                .withTmpFs(tmpfs())
+                .withLogConfig(new LogConfig(LogConfig.LoggingType.fromValue(config.logDriver()), Map.of(
+                        "max-size", Long.toString(config.logMaxSize().asLongValue()),
+                        "max-file", Integer.toString(config.logMaxFiles()))));
+        if (config.dropCapabilities()) {
+            host.withCapDrop(Capability.ALL);
+        }
+        if (config.noNewPrivileges()) {
+            host.withSecurityOpts(List.of("no-new-privileges"));
+        }
+        if (spec.memoryBytes() > 0) {
+            host.withMemory(spec.memoryBytes()).withMemorySwap(spec.memoryBytes());
+        }
+        if (spec.nanoCpus() > 0) {
+            host.withNanoCPUs(spec.nanoCpus());
+        }
+        if (spec.pids() > 0) {
+            host.withPidsLimit(spec.pids());
+        }
+        return host;
+    }
+
+    private Map<String, String> tmpfs() {
+        Map<String, String> mounts = new HashMap<>();
+        mounts.put(config.workDir(), "rw,nosuid,nodev,mode=1777,size=" + config.workSize().asLongValue());
+        if (!config.workDir().equals("/tmp")) {
+            mounts.put("/tmp", "rw,nosuid,nodev,mode=1777,size=" + config.tmpSize().asLongValue());
+        }
+        return mounts;
+    }
+
+    private static List<String> envList(Map<String, String> env) {
+        List<String> list = new ArrayList<>(env.size());
+        env.forEach((k, v) -> list.add(k + "=" + v));
+        return list;
+    }
+
+    /** Attaches before start; returns once the engine has established the attach. */
+    public Attachment attach(String containerId, byte[] stdin) {
+        return Attachment.open(clients.streamingHttp(), containerId, stdin);
+    }
+
+    public void start(String containerId) {
+        try {
+            clients.control().startContainerCmd(containerId).exec();
+        } catch (NotModifiedException e) {
+            // already started
+        } catch (RuntimeException e) {
+            throw ContainerException.from("start", e);
+        }
+    }
+
+    /** Blocks until the container has stopped and returns its exit code; no read timeout. */
+    public int awaitExit(String containerId) {
+        try {
+            return clients.streaming().waitContainerCmd(containerId).start().awaitStatusCode();
+        } catch (RuntimeException e) {
+            throw ContainerException.from("wait", e);
+        }
+    }
+
+    /** Sends a signal; a container that is gone or not running counts as signalled. */
+    public void signal(String containerId, String signal) {
+        try {
+            clients.control().killContainerCmd(containerId).withSignal(signal).exec();
+        } catch (NotFoundException | ConflictException | NotModifiedException e) {
+            // gone or not running: nothing to stop
+        } catch (RuntimeException e) {
+            throw ContainerException.from("kill", e);
+        }
+    }
+
+    public Optional<InspectContainerResponse> inspect(String containerId) {
+        try {
+            return Optional.of(clients.control().inspectContainerCmd(containerId).exec());
+        } catch (NotFoundException e) {
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            throw ContainerException.from("inspect", e);
+        }
+    }
+
+    /** Removes the container and its log; idempotent. */
+    public void remove(String containerId) {
+        try {
+            clients.control().removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
+        } catch (NotFoundException | ConflictException | NotModifiedException e) {
+            // already gone, or its removal is already under way
+        } catch (RuntimeException e) {
+            throw ContainerException.from("remove", e);
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package dev.sluice.container;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one dispatch asks of its container. Deployment-wide protections come
+ * from {@link ContainerConfig}; these are the per-dispatch values.
+ *
+ * @param env        environment, secrets included; never logged or stored
+ * @param openStdin  whether input will be written to stdin on attach
+ * @param memoryBytes 0 for no limit
+ * @param nanoCpus   CPU limit in billionths of a CPU, 0 for none
+ * @param pids       process limit, 0 for none
+ */
+public record ContainerSpec(
+        String image,
+        List<String> command,
+        Map<String, String> env,
+        String workingDir,
+        boolean openStdin,
+        Map<String, String> labels,
+        long memoryBytes,
+        long nanoCpus,
+        long pids,
+        String network) {
+}

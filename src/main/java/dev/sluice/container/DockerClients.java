@@ -1,0 +1,83 @@
+package dev.sluice.container;
+
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.core.DefaultDockerClientConfig;
+import com.github.dockerjava.core.DockerClientConfig;
+import com.github.dockerjava.core.DockerClientImpl;
+import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
+import com.github.dockerjava.transport.DockerHttpClient;
+
+/**
+ * The worker's two ways to the engine (ADR 0004): a control client whose calls
+ * time out, for create, start, inspect, kill and remove; and a streaming client
+ * without a read timeout, for attach, wait and logs, whose deadlines the
+ * dispatch enforces itself. Separate pools mean a call never queues behind
+ * hundreds of open log streams.
+ */
+public final class DockerClients implements AutoCloseable {
+
+    private final DockerClient control;
+    private final DockerClient streaming;
+    private final DockerHttpClient streamingHttp;
+    private final URI host;
+
+    private DockerClients(DockerClientConfig clientConfig, DockerHttpClient controlHttp, DockerHttpClient streamingHttp) {
+        this.host = clientConfig.getDockerHost();
+        this.control = DockerClientImpl.getInstance(clientConfig, controlHttp);
+        this.streaming = DockerClientImpl.getInstance(clientConfig, streamingHttp);
+        this.streamingHttp = streamingHttp;
+    }
+
+    public static DockerClients connect(DockerConfig config) {
+        DefaultDockerClientConfig.Builder builder = DefaultDockerClientConfig.createDefaultConfigBuilder();
+        config.host().ifPresent(builder::withDockerHost);
+        DockerClientConfig clientConfig = builder.build();
+        DockerHttpClient controlHttp = http(clientConfig, config.controlConnections(), config.connectTimeout(),
+                config.callTimeout());
+        DockerHttpClient streamingHttp = http(clientConfig, config.streamConnections(), config.connectTimeout(), null);
+        return new DockerClients(clientConfig, controlHttp, streamingHttp);
+    }
+
+    private static DockerHttpClient http(DockerClientConfig config, int connections, Duration connectTimeout,
+            Duration responseTimeout) {
+        ApacheDockerHttpClient.Builder builder = new ApacheDockerHttpClient.Builder()
+                .dockerHost(config.getDockerHost())
+                .sslConfig(config.getSSLConfig())
+                .maxConnections(connections)
+                .connectionTimeout(connectTimeout);
+        if (responseTimeout != null) {
+            builder.responseTimeout(responseTimeout);
+        }
+        return builder.build();
+    }
+
+    public DockerClient control() {
+        return control;
+    }
+
+    public DockerClient streaming() {
+        return streaming;
+    }
+
+    /** The streaming transport itself, for the attach path that reads frames without docker-java's per-frame objects. */
+    DockerHttpClient streamingHttp() {
+        return streamingHttp;
+    }
+
+    public URI host() {
+        return host;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            control.close();
+        } finally {
+            streaming.close();
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.sluice.testsupport;
+
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.Optional;
+
+import dev.sluice.container.ContainerConfig;
+import dev.sluice.container.DockerClients;
+import dev.sluice.container.DockerConfig;
+import io.quarkus.runtime.configuration.MemorySize;
+
+/** The real engine and the test agent image, for tests that run containers outside Quarkus. */
+public final class TestDocker {
+
+    /** Built from scratch by scripts/docker-engine.sh. */
+    public static final String AGENT_IMAGE = System.getProperty("sluice.test.agent-image", "sluice-agent:test");
+
+    private TestDocker() {
+    }
+
+    public record Docker(Optional<String> host, Duration connectTimeout, Duration callTimeout, int controlConnections,
+            int streamConnections) implements DockerConfig {
+    }
+
+    public record Container(boolean readOnlyRoot, boolean dropCapabilities, boolean noNewPrivileges, boolean init,
+            String workDir, MemorySize workSize, MemorySize tmpSize, String user, String logDriver,
+            MemorySize logMaxSize, int logMaxFiles, Duration retention) implements ContainerConfig {
+    }
+
+    public static DockerConfig dockerConfig() {
+        return new Docker(Optional.empty(), Duration.ofSeconds(5), Duration.ofSeconds(30), 16, 256);
+    }
+
+    public static ContainerConfig containerConfig() {
+        return new Container(true, true, true, true, "/work", mib(64), mib(16), "65534:65534", "local", mib(32), 4,
+                Duration.ofHours(1));
+    }
+
+    public static MemorySize mib(long n) {
+        return new MemorySize(BigInteger.valueOf(n << 20));
+    }
+
+    public static DockerClients clients() {
+        return DockerClients.connect(dockerConfig());
+    }
+}

@@ -1,0 +1,68 @@
+package dev.sluice.output;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Collector ingest in 1 KiB chunks, the size docker-java hands over. One
+ * operation is one chunk, so bytes per second is operations per second times
+ * 1024 (bench/collector.sh prints it).
+ *
+ * <ul>
+ * <li>{@code fits}: a fresh 4 MiB collector filled to its cap, buffer growth included;</li>
+ * <li>{@code truncates}: a collector long past its cap, every chunk going through the tail ring.</li>
+ * </ul>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class OutputCollectorBenchmark {
+
+    static final int CHUNK = 1024;
+    static final int CAP = 4 << 20;
+    static final int CHUNKS_PER_CAP = CAP / CHUNK;
+
+    @Param({"fits", "truncates"})
+    public String mode;
+
+    private final byte[] chunk = chunk();
+    private OutputCollector collector;
+
+    @Setup
+    public void setUp() {
+        collector = new OutputCollector("stdout", CAP, "/v1/dispatches/bench/logs/stdout");
+        for (int i = 0; i < 2 * CHUNKS_PER_CAP; i++) {
+            collector.write(chunk, 0, CHUNK);
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(CHUNKS_PER_CAP)
+    public OutputCollector ingest() {
+        OutputCollector target = "fits".equals(mode)
+                ? new OutputCollector("stdout", CAP, "/v1/dispatches/bench/logs/stdout")
+                : collector;
+        for (int i = 0; i < CHUNKS_PER_CAP; i++) {
+            target.write(chunk, 0, CHUNK);
+        }
+        return target;
+    }
+
+    private static byte[] chunk() {
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; lines.length() < CHUNK; i++) {
+            lines.append("agent log line ").append(i).append(": h\u00e9llo w\u00f6rld\n");
+        }
+        return lines.substring(0, CHUNK).getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,76 +1,106 @@
 package dev.sluice.container;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+
+import org.jboss.logging.Logger;
 
 import com.github.dockerjava.transport.DockerHttpClient;
 
 /**
- * One attach to a created container. It must be opened before the container
- * starts: output written before the attach is established is not sent to it.
- * It reads the multiplexed stream in large blocks straight into a
- * {@link FrameDemuxer}, with no object per frame (ADR 0004). When
- * {@code stdin} is given, the engine receives it and then end-of-file.
+ * One attach to a created container, over its own {@link EngineSocket}. It
+ * must be opened before the container starts: output written before the
+ * attach is established is not sent to it. It reads the multiplexed stream in
+ * 64 KiB blocks straight into a {@link FrameDemuxer}, with no object per frame,
+ * and writes the dispatch's input to stdin, then half-closes so the process
+ * sees end-of-file (ADR 0004).
  */
 public final class Attachment implements AutoCloseable {
 
+    private static final Logger LOG = Logger.getLogger(Attachment.class);
     private static final int READ_BLOCK = 64 * 1024;
 
-    private final DockerHttpClient.Response response;
+    private final EngineSocket socket;
+    private final ByteBuffer buffer;
+    private final byte[] stdin;
+    private final Executor stdinWriter;
 
-    private Attachment(DockerHttpClient.Response response) {
-        this.response = response;
+    private Attachment(EngineSocket socket, ByteBuffer buffer, byte[] stdin, Executor stdinWriter) {
+        this.socket = socket;
+        this.buffer = buffer;
+        this.stdin = stdin;
+        this.stdinWriter = stdinWriter;
     }
 
     /** Opens the attach and returns once the engine has established it. */
-    static Attachment open(DockerHttpClient http, String containerId, byte[] stdin) {
+    static Attachment open(URI host, Duration connectTimeout, String containerId, byte[] stdin, Executor stdinWriter) {
         String path = "/containers/" + containerId + "/attach?stream=1&stdout=1&stderr=1" + (stdin != null ? "&stdin=1" : "");
-        DockerHttpClient.Request.Builder request = DockerHttpClient.Request.builder()
-                .method(DockerHttpClient.Request.Method.POST)
-                .path(path);
-        if (stdin != null) {
-            request.hijackedInput(new ByteArrayInputStream(stdin));
-        }
-        DockerHttpClient.Response response;
+        EngineSocket socket;
         try {
-            response = http.execute(request.build());
-        } catch (RuntimeException e) {
-            throw ContainerException.from("attach", e);
+            socket = EngineSocket.connect(host, connectTimeout);
+        } catch (IOException e) {
+            throw new ContainerException(ContainerException.Reason.ENGINE_UNAVAILABLE,
+                    "attach: Docker engine unreachable (" + e.getMessage() + ")");
         }
-        int status = response.getStatusCode();
-        if (status != 200 && status != 101) {
-            String body = readError(response);
-            response.close();
-            throw ContainerException.fromStatus("attach", status, body);
+        ByteBuffer buffer = ByteBuffer.allocate(READ_BLOCK);
+        try {
+            EngineSocket.Head head = socket.upgrade("POST", path, buffer);
+            if (head.status() != 101 && head.status() != 200) {
+                String body = socket.errorBody(head, buffer);
+                socket.close();
+                throw ContainerException.fromStatus("attach", head.status(), body);
+            }
+        } catch (IOException e) {
+            socket.close();
+            throw new ContainerException(ContainerException.Reason.ENGINE_UNAVAILABLE, "attach: " + e.getMessage());
         }
-        return new Attachment(response);
+        return new Attachment(socket, buffer, stdin, stdinWriter);
     }
 
     /**
-     * Reads until the engine closes the stream. A stream cut by the engine
-     * (restart, network) also ends without error, so the caller checks the
-     * exit status and {@link StreamEnd#atFrameBoundary()} too.
+     * Writes the input (if any) and reads until the engine closes the stream.
+     * A stream cut by the engine (restart, network) also ends without error,
+     * so the caller checks the exit status and {@link StreamEnd#atFrameBoundary()} too.
      */
     public StreamEnd pump(OutputSink sink) {
+        if (stdin != null) {
+            stdinWriter.execute(this::writeStdin);
+        }
         FrameDemuxer demuxer = new FrameDemuxer(sink);
-        byte[] block = new byte[READ_BLOCK];
-        long bytes = 0;
-        try (InputStream body = response.getBody()) {
+        long bytes = buffer.remaining();
+        try {
+            // What arrived with the answer's head is already output.
+            demuxer.feed(buffer.array(), buffer.position(), buffer.remaining());
+            buffer.clear();
             int n;
-            while ((n = body.read(block, 0, block.length)) >= 0) {
+            while ((n = socket.read(buffer)) >= 0) {
                 bytes += n;
-                demuxer.feed(block, 0, n);
+                demuxer.feed(buffer.array(), 0, n);
+                buffer.clear();
             }
             return new StreamEnd(bytes, demuxer.atFrameBoundary(), demuxer.engineError(), null);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             return new StreamEnd(bytes, demuxer.atFrameBoundary(), demuxer.engineError(),
                     e.getMessage() == null ? "read failed" : e.getMessage());
         }
     }
 
-    private static String readError(DockerHttpClient.Response response) {
+    private void writeStdin() {
+        try {
+            socket.write(ByteBuffer.wrap(stdin));
+            socket.shutdownOutput();
+        } catch (IOException e) {
+            // The process exited without reading all of its input: nothing to deliver it to.
+            LOG.debugf("stdin not fully written: %s", e.getMessage());
+        }
+    }
+
+    static String readError(DockerHttpClient.Response response) {
         try (InputStream body = response.getBody()) {
             return new String(body.readNBytes(2048), StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
@@ -81,7 +111,7 @@ public final class Attachment implements AutoCloseable {
     /** Ends the attach early, for a dispatch that is being abandoned; the reader's pump then returns. */
     @Override
     public void close() {
-        response.close();
+        socket.close();
     }
 
     /**

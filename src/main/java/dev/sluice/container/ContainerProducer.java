@@ -4,6 +4,10 @@ import jakarta.inject.Singleton;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
 import org.jboss.logging.Logger;
 
 class ContainerProducer {
@@ -28,5 +32,25 @@ class ContainerProducer {
     @Singleton
     ContainerRuntime containerRuntime(DockerClients clients, ContainerConfig config) {
         return new ContainerRuntime(clients, config);
+    }
+
+    @Produces
+    @Singleton
+    ContainerLogs containerLogs(DockerClients clients) {
+        return new ContainerLogs(clients);
+    }
+
+    /** Pings on their own threads, so a hung engine holds a pinger, never a caller. */
+    @Produces
+    @Singleton
+    EngineMonitor engineMonitor(DockerClients clients, Clock clock, DockerConfig config) {
+        ExecutorService pinger = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "docker-ping");
+            t.setDaemon(true);
+            return t;
+        });
+        EngineMonitor monitor = new EngineMonitor(clients, clock, config.pingTimeout(), pinger);
+        monitor.check();
+        return monitor;
     }
 }

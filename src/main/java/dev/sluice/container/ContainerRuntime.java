@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 import com.github.dockerjava.api.command.CreateContainerCmd;
 import com.github.dockerjava.api.command.InspectContainerResponse;
@@ -25,6 +26,8 @@ public class ContainerRuntime {
 
     /** {@link ContainerConfig#user()} value that keeps the image's own user. */
     static final String IMAGE_USER = "image";
+
+    private static final Pattern NUMERIC_USER = Pattern.compile("^\\d+(:\\d+)?$");
 
     private final DockerClients clients;
     private final ContainerConfig config;
@@ -51,7 +54,9 @@ public class ContainerRuntime {
         if (spec.command() != null && !spec.command().isEmpty()) {
             cmd.withCmd(spec.command());
         }
-        runAs(imageUser).ifPresent(cmd::withUser);
+        Optional<String> user = runAs(imageUser);
+        user.ifPresent(cmd::withUser);
+        cmd.getHostConfig().withTmpFs(tmpfs(user));
         try {
             return cmd.exec().getId();
         } catch (NotFoundException e) {
@@ -90,7 +95,6 @@ public class ContainerRuntime {
                 .withAutoRemove(false)
                 .withInit(config.init())
                 .withReadonlyRootfs(config.readOnlyRoot())
-                .withTmpFs(tmpfs())
                 .withLogConfig(new LogConfig(LogConfig.LoggingType.fromValue(config.logDriver()), Map.of(
                         "max-size", Long.toString(config.logMaxSize().asLongValue()),
                         "max-file", Integer.toString(config.logMaxFiles()))));
@@ -112,11 +116,20 @@ public class ContainerRuntime {
         return host;
     }
 
-    private Map<String, String> tmpfs() {
+    /**
+     * The writable areas. They belong to the user we run as when we know its
+     * numbers: the engine resets the mode of a tmpfs that is also the working
+     * directory, so {@code mode=1777} alone would leave it root's.
+     */
+    private Map<String, String> tmpfs(Optional<String> user) {
+        String owner = user.filter(NUMERIC_USER.asPredicate()).map(u -> {
+            String[] ids = u.split(":");
+            return ",uid=" + ids[0] + ",gid=" + (ids.length > 1 ? ids[1] : ids[0]);
+        }).orElse("");
         Map<String, String> mounts = new HashMap<>();
-        mounts.put(config.workDir(), "rw,nosuid,nodev,mode=1777,size=" + config.workSize().asLongValue());
+        mounts.put(config.workDir(), "rw,nosuid,nodev,mode=1777,size=" + config.workSize().asLongValue() + owner);
         if (!config.workDir().equals("/tmp")) {
-            mounts.put("/tmp", "rw,nosuid,nodev,mode=1777,size=" + config.tmpSize().asLongValue());
+            mounts.put("/tmp", "rw,nosuid,nodev,mode=1777,size=" + config.tmpSize().asLongValue() + owner);
         }
         return mounts;
     }
@@ -129,7 +142,7 @@ public class ContainerRuntime {
 
     /** Attaches before start; returns once the engine has established the attach. */
     public Attachment attach(String containerId, byte[] stdin) {
-        return Attachment.open(clients.streamingHttp(), containerId, stdin);
+        return clients.attach(containerId, stdin);
     }
 
     public void start(String containerId) {

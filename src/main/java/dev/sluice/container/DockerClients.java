@@ -3,6 +3,8 @@ package dev.sluice.container;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
@@ -24,9 +26,18 @@ public final class DockerClients implements AutoCloseable {
     private final DockerClient streaming;
     private final DockerHttpClient streamingHttp;
     private final URI host;
+    private final Duration connectTimeout;
+    private final ExecutorService stdinWriters;
 
-    private DockerClients(DockerClientConfig clientConfig, DockerHttpClient controlHttp, DockerHttpClient streamingHttp) {
+    private DockerClients(DockerClientConfig clientConfig, DockerHttpClient controlHttp, DockerHttpClient streamingHttp,
+            Duration connectTimeout) {
         this.host = clientConfig.getDockerHost();
+        this.connectTimeout = connectTimeout;
+        this.stdinWriters = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "docker-stdin");
+            t.setDaemon(true);
+            return t;
+        });
         this.control = DockerClientImpl.getInstance(clientConfig, controlHttp);
         this.streaming = DockerClientImpl.getInstance(clientConfig, streamingHttp);
         this.streamingHttp = streamingHttp;
@@ -36,10 +47,15 @@ public final class DockerClients implements AutoCloseable {
         DefaultDockerClientConfig.Builder builder = DefaultDockerClientConfig.createDefaultConfigBuilder();
         config.host().ifPresent(builder::withDockerHost);
         DockerClientConfig clientConfig = builder.build();
+        if (!EngineSocket.supports(clientConfig.getDockerHost(), clientConfig.getSSLConfig() != null)) {
+            // Attach needs a connection that can half-close (ADR 0004); TLS and named pipes have none here.
+            throw new IllegalArgumentException("sluice.docker.host " + clientConfig.getDockerHost()
+                    + " is not supported: use a unix:// socket or a plain tcp:// endpoint, without TLS");
+        }
         DockerHttpClient controlHttp = http(clientConfig, config.controlConnections(), config.connectTimeout(),
                 config.callTimeout());
         DockerHttpClient streamingHttp = http(clientConfig, config.streamConnections(), config.connectTimeout(), null);
-        return new DockerClients(clientConfig, controlHttp, streamingHttp);
+        return new DockerClients(clientConfig, controlHttp, streamingHttp, config.connectTimeout());
     }
 
     private static DockerHttpClient http(DockerClientConfig config, int connections, Duration connectTimeout,
@@ -63,9 +79,14 @@ public final class DockerClients implements AutoCloseable {
         return streaming;
     }
 
-    /** The streaming transport itself, for the attach path that reads frames without docker-java's per-frame objects. */
+    /** The streaming transport itself, for log reads that parse frames without docker-java's per-frame objects. */
     DockerHttpClient streamingHttp() {
         return streamingHttp;
+    }
+
+    /** Opens an attach over a connection of its own (ADR 0004). */
+    Attachment attach(String containerId, byte[] stdin) {
+        return Attachment.open(host, connectTimeout, containerId, stdin, stdinWriters);
     }
 
     public URI host() {
@@ -74,6 +95,7 @@ public final class DockerClients implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        stdinWriters.shutdownNow();
         try {
             control.close();
         } finally {

@@ -25,6 +25,10 @@ public interface DockerConfig {
     @WithDefault("30s")
     Duration callTimeout();
 
+    /** Bound on the health ping; readiness and admission read its last answer. */
+    @WithDefault("2s")
+    Duration pingTimeout();
+
     /** Connections of the control client, kept apart from the streams' pool so a call never waits behind a stream. */
     @WithDefault("32")
     int controlConnections();

@@ -18,8 +18,8 @@ public final class TestDocker {
     private TestDocker() {
     }
 
-    public record Docker(Optional<String> host, Duration connectTimeout, Duration callTimeout, int controlConnections,
-            int streamConnections) implements DockerConfig {
+    public record Docker(Optional<String> host, Duration connectTimeout, Duration callTimeout, Duration pingTimeout,
+            int controlConnections, int streamConnections) implements DockerConfig {
     }
 
     public record Container(boolean readOnlyRoot, boolean dropCapabilities, boolean noNewPrivileges, boolean init,
@@ -28,7 +28,7 @@ public final class TestDocker {
     }
 
     public static DockerConfig dockerConfig() {
-        return new Docker(Optional.empty(), Duration.ofSeconds(5), Duration.ofSeconds(30), 16, 256);
+        return new Docker(Optional.empty(), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(2), 16, 256);
     }
 
     public static ContainerConfig containerConfig() {

@@ -1,0 +1,115 @@
+package dev.sluice.container;
+
+import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
+
+import com.github.dockerjava.transport.DockerHttpClient;
+
+import dev.sluice.output.SecretMasker;
+
+/**
+ * Reads a container's full output back from the engine's log driver: byte
+ * ranges of one stream for the logs endpoint, and both streams whole when a
+ * dispatch's output must be recovered (a live stream was cut, or the worker
+ * restarted). Reads go through the streaming client; a container that is gone
+ * gives {@link ContainerException.Reason#NOT_FOUND}.
+ */
+public class ContainerLogs {
+
+    private final DockerClients clients;
+
+    public ContainerLogs(DockerClients clients) {
+        this.clients = clients;
+    }
+
+    /**
+     * A range of one stream.
+     *
+     * @param bytes     the stream's bytes from {@code offset}, at most the limit asked for
+     * @param offset    where they start in the stream
+     * @param endOfLog  true when the range reaches the end of what the runtime holds
+     */
+    public record Range(byte[] bytes, long offset, boolean endOfLog) {
+    }
+
+    /**
+     * Reads {@code limit} bytes of {@code stdout} (or stderr) from {@code offset},
+     * masking secrets. It reads {@link SecretMasker#margin()} bytes past each end
+     * of the range, so a secret that crosses an edge of the range is still found.
+     */
+    public Range read(String containerId, boolean stdout, long offset, int limit, SecretMasker masker) {
+        long windowStart = Math.max(0, offset - masker.margin());
+        long windowEnd = offset + limit + masker.margin();
+        RangeSink sink = new RangeSink(windowStart, windowEnd);
+        try (DockerHttpClient.Response response = open(containerId, stdout, !stdout)) {
+            Attachment.StreamEnd end = StreamPump.pump(response, sink, () -> sink.position >= windowEnd);
+            if (end.readFailure() != null && sink.position < windowEnd) {
+                throw new ContainerException(ContainerException.Reason.ENGINE_ERROR, "log read failed: " + end.readFailure());
+            }
+        }
+        boolean reachedEnd = sink.position < windowEnd;
+        byte[] window = sink.window.toByteArray();
+        masker.mask(window, 0, window.length, windowStart == 0, reachedEnd);
+        int from = (int) Math.min(window.length, offset - windowStart);
+        int to = (int) Math.min(window.length, offset - windowStart + limit);
+        return new Range(Arrays.copyOfRange(window, from, to), offset, reachedEnd && sink.position <= offset + limit);
+    }
+
+    /** Feeds both streams, whole, from the start of the runtime's log into the sink. */
+    public Attachment.StreamEnd replay(String containerId, OutputSink sink) {
+        try (DockerHttpClient.Response response = open(containerId, true, true)) {
+            return StreamPump.pump(response, sink, () -> false);
+        }
+    }
+
+    private DockerHttpClient.Response open(String containerId, boolean stdout, boolean stderr) {
+        DockerHttpClient.Request request = DockerHttpClient.Request.builder()
+                .method(DockerHttpClient.Request.Method.GET)
+                .path("/containers/" + containerId + "/logs?follow=0&stdout=" + (stdout ? 1 : 0) + "&stderr=" + (stderr ? 1 : 0))
+                .build();
+        DockerHttpClient.Response response;
+        try {
+            response = clients.streamingHttp().execute(request);
+        } catch (RuntimeException e) {
+            throw ContainerException.from("logs", e);
+        }
+        if (response.getStatusCode() != 200) {
+            String body = Attachment.readError(response);
+            response.close();
+            throw ContainerException.fromStatus("logs", response.getStatusCode(), body);
+        }
+        return response;
+    }
+
+    /** Keeps the bytes of one stream that fall in a window, counting all of them. */
+    private static final class RangeSink implements OutputSink {
+        private final long start;
+        private final long end;
+        private final ByteArrayOutputStream window = new ByteArrayOutputStream();
+        private long position;
+
+        RangeSink(long start, long end) {
+            this.start = start;
+            this.end = end;
+        }
+
+        @Override
+        public void stdout(byte[] chunk, int offset, int count) {
+            take(chunk, offset, count);
+        }
+
+        @Override
+        public void stderr(byte[] chunk, int offset, int count) {
+            take(chunk, offset, count);
+        }
+
+        private void take(byte[] chunk, int offset, int count) {
+            long from = Math.max(start, position);
+            long to = Math.min(end, position + count);
+            if (from < to) {
+                window.write(chunk, offset + (int) (from - position), (int) (to - from));
+            }
+            position += count;
+        }
+    }
+}

@@ -77,6 +77,14 @@ public final class OutputCollector {
     }
 
     public CapturedOutput finish() {
+        return finish(SecretMasker.NONE);
+    }
+
+    /**
+     * Builds the bounded text, masking secrets first: masking keeps lengths, and
+     * masked bytes are plain ASCII the cuts can then fall between.
+     */
+    public CapturedOutput finish(SecretMasker masker) {
         byte[] headBytes = head.array();
         int headLength = head.length();
         byte[] tailBytes = tail.toArray();
@@ -86,11 +94,14 @@ public final class OutputCollector {
             byte[] all = new byte[headLength + tailBytes.length];
             System.arraycopy(headBytes, 0, all, 0, headLength);
             System.arraycopy(tailBytes, 0, all, headLength, tailBytes.length);
+            masker.mask(all, 0, all.length, true, true);
             StringBuilder whole = new StringBuilder(all.length);
             if (Utf8.decode(all, 0, all.length, whole) <= cap) {
                 return new CapturedOutput(whole.toString(), written, null);
             }
         }
+        masker.mask(headBytes, 0, headLength, true, false);
+        masker.mask(tailBytes, 0, tailBytes.length, false, true);
         return truncate(headBytes, headLength, tailBytes);
     }
 

@@ -1,0 +1,93 @@
+package dev.sluice.output;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Masks secret values in captured bytes, replacing each byte of every
+ * occurrence with {@code *}. Masking keeps lengths, so byte counts and log
+ * offsets stay true. A window cut out of a longer stream can hold part of a
+ * secret at its edges; those parts are masked too: a secret's suffix at a start
+ * that is not the stream's start, a prefix at an end that is not the stream's
+ * end. Only exact byte values are masked, not encodings of them.
+ */
+public final class SecretMasker {
+
+    public static final SecretMasker NONE = new SecretMasker(List.of());
+
+    private static final byte MASK = '*';
+
+    private final List<byte[]> secrets;
+    private final int longest;
+
+    public SecretMasker(Collection<String> values) {
+        this.secrets = values.stream().filter(v -> v != null && !v.isEmpty())
+                .map(v -> v.getBytes(StandardCharsets.UTF_8)).distinct().toList();
+        this.longest = secrets.stream().mapToInt(s -> s.length).max().orElse(0);
+    }
+
+    public boolean isEmpty() {
+        return secrets.isEmpty();
+    }
+
+    /** Bytes a window must reach past its edges so any secret overlapping the window lies wholly inside. */
+    public int margin() {
+        return Math.max(0, longest - 1);
+    }
+
+    /**
+     * Masks {@code bytes[from, to)}. {@code streamStart} / {@code streamEnd} say
+     * whether the window begins / ends where the stream does; where it does not,
+     * partial secrets at that edge are masked.
+     */
+    public void mask(byte[] bytes, int from, int to, boolean streamStart, boolean streamEnd) {
+        if (secrets.isEmpty() || to <= from) {
+            return;
+        }
+        // Find every range on the original bytes first, then mask, so overlapping secrets are all found.
+        boolean[] hit = new boolean[to - from];
+        for (byte[] secret : secrets) {
+            markOccurrences(bytes, from, to, secret, hit);
+            if (!streamStart) {
+                markSuffixAtStart(bytes, from, to, secret, hit);
+            }
+            if (!streamEnd) {
+                markPrefixAtEnd(bytes, from, to, secret, hit);
+            }
+        }
+        for (int i = 0; i < hit.length; i++) {
+            if (hit[i]) {
+                bytes[from + i] = MASK;
+            }
+        }
+    }
+
+    private static void markOccurrences(byte[] bytes, int from, int to, byte[] secret, boolean[] hit) {
+        int last = to - secret.length;
+        for (int i = from; i <= last; i++) {
+            if (bytes[i] == secret[0] && Arrays.equals(bytes, i, i + secret.length, secret, 0, secret.length)) {
+                Arrays.fill(hit, i - from, i - from + secret.length, true);
+            }
+        }
+    }
+
+    private static void markSuffixAtStart(byte[] bytes, int from, int to, byte[] secret, boolean[] hit) {
+        for (int k = Math.min(secret.length - 1, to - from); k > 0; k--) {
+            if (Arrays.equals(bytes, from, from + k, secret, secret.length - k, secret.length)) {
+                Arrays.fill(hit, 0, k, true);
+                return;
+            }
+        }
+    }
+
+    private static void markPrefixAtEnd(byte[] bytes, int from, int to, byte[] secret, boolean[] hit) {
+        for (int k = Math.min(secret.length - 1, to - from); k > 0; k--) {
+            if (Arrays.equals(bytes, to - k, to, secret, 0, k)) {
+                Arrays.fill(hit, to - from - k, to - from, true);
+                return;
+            }
+        }
+    }
+}

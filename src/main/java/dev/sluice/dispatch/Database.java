@@ -1,0 +1,10 @@
+package dev.sluice.dispatch;
+
+import javax.sql.DataSource;
+
+/**
+ * The store's connection pool: PostgreSQL when {@code quarkus.datasource.jdbc.url}
+ * is set, the embedded H2 file database otherwise (ADR 0006).
+ */
+public record Database(DataSource dataSource, String kind) {
+}

@@ -1,0 +1,53 @@
+package dev.sluice.dispatch;
+
+import java.time.Instant;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+import dev.sluice.output.Overflow;
+
+/**
+ * The result of a finished dispatch: the body POSTed to the callback and the
+ * {@code result} of the record (DESIGN "DispatchResult"). {@code stdout} and
+ * {@code stderr} are bounded by their caps; an overflow is present exactly
+ * when its stream was truncated.
+ */
+@JsonPropertyOrder({"dispatchId", "status", "exitCode", "error", "image", "startedAt", "finishedAt", "durationMs",
+        "stdout", "stderr", "stdoutOverflow", "stderrOverflow", "logs", "metadata"})
+public record DispatchResult(
+        String dispatchId,
+        Dispatch.Status status,
+        Integer exitCode,
+        Error error,
+        String image,
+        Instant startedAt,
+        Instant finishedAt,
+        Long durationMs,
+        String stdout,
+        String stderr,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Overflow stdoutOverflow,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Overflow stderrOverflow,
+        Logs logs,
+        Map<String, Object> metadata) {
+
+    /**
+     * Why the worker or the runtime could not run the dispatch, or what ended it
+     * abnormally. {@code code} is stable and meant for programs; {@code message}
+     * is for people.
+     */
+    public record Error(String code, String message) {
+    }
+
+    /**
+     * Where the full streams can be read while the container is retained.
+     *
+     * @param possiblyRotated true when the runtime's log rotation may have
+     *                        dropped the oldest part of the streams (ADR 0005)
+     * @param recovered       true when the output was read back from the
+     *                        runtime's log rather than captured live
+     */
+    public record Logs(String stdout, String stderr, boolean possiblyRotated, boolean recovered) {
+    }
+}

@@ -1,0 +1,143 @@
+package dev.sluice.dispatch;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Capacity: at most {@code maxRunning} containers at once and a bounded queue
+ * behind them, started in order as slots free up. Dispatches wait in the queue
+ * while the engine is unreachable; one that waits longer than
+ * {@code maxQueueWait} ends as {@code error}. Queued dispatches hold their
+ * secrets here, in memory only.
+ */
+final class DispatchScheduler {
+
+    /** A dispatch waiting for a slot. */
+    record Queued(String id, DispatchSpec spec, Instant queuedAt) {
+    }
+
+    private final int maxRunning;
+    private final int capacity;
+    private final Duration maxQueueWait;
+    private final ExecutorService workers;
+    private final DispatchRunner runner;
+    private final BooleanSupplier engineAvailable;
+    private final Clock clock;
+
+    private final Deque<Queued> queue = new ArrayDeque<>();
+    private final Map<String, Execution> executions = new ConcurrentHashMap<>();
+    private int running;
+    private int reserved;
+
+    DispatchScheduler(int maxRunning, int maxQueued, Duration maxQueueWait, ExecutorService workers,
+            DispatchRunner runner, BooleanSupplier engineAvailable, Clock clock) {
+        this.maxRunning = maxRunning;
+        this.capacity = maxRunning + maxQueued;
+        this.maxQueueWait = maxQueueWait;
+        this.workers = workers;
+        this.runner = runner;
+        this.engineAvailable = engineAvailable;
+        this.clock = clock;
+    }
+
+    /** Holds a place for a dispatch about to be recorded; false when running and queued are both full. */
+    synchronized boolean reserve() {
+        if (running + queue.size() + reserved >= capacity) {
+            return false;
+        }
+        reserved++;
+        return true;
+    }
+
+    /** Gives back a place that {@link #reserve()} held and that was not used. */
+    synchronized void release() {
+        reserved--;
+    }
+
+    /** Queues a recorded dispatch in the place {@link #reserve()} held for it. */
+    synchronized void submit(String id, DispatchSpec spec) {
+        reserved--;
+        queue.addLast(new Queued(id, spec, clock.instant()));
+        drain();
+    }
+
+    /** Queues a dispatch found in the store (after a restart), if there is room. */
+    synchronized boolean resubmit(String id, DispatchSpec spec, Instant queuedAt) {
+        if (running + queue.size() + reserved >= capacity) {
+            return false;
+        }
+        queue.addLast(new Queued(id, spec, queuedAt));
+        drain();
+        return true;
+    }
+
+    /** Starts what can start; called on submit, when a slot frees, and periodically. */
+    synchronized void drain() {
+        while (running < maxRunning && !queue.isEmpty() && engineAvailable.getAsBoolean()) {
+            Queued next = queue.pollFirst();
+            running++;
+            Execution execution = new Execution(next.id());
+            executions.put(next.id(), execution);
+            workers.execute(() -> runOne(next, execution));
+        }
+    }
+
+    private void runOne(Queued queued, Execution execution) {
+        DispatchRunner.Outcome outcome = DispatchRunner.Outcome.DONE;
+        try {
+            outcome = runner.run(queued.id(), queued.spec(), execution);
+        } finally {
+            executions.remove(queued.id());
+            synchronized (this) {
+                running--;
+                if (outcome == DispatchRunner.Outcome.REQUEUE) {
+                    queue.addFirst(queued);
+                }
+                drain();
+            }
+        }
+    }
+
+    /** Removes a dispatch from the queue; false when it is not waiting there. */
+    synchronized boolean dequeue(String id) {
+        return queue.removeIf(q -> q.id().equals(id));
+    }
+
+    /** The in-flight execution of a dispatch, once it has left the queue. */
+    Optional<Execution> execution(String id) {
+        return Optional.ofNullable(executions.get(id));
+    }
+
+    /** Takes out the dispatches that have waited too long; the caller ends them. */
+    synchronized List<Queued> expire() {
+        Instant cutoff = clock.instant().minus(maxQueueWait);
+        List<Queued> expired = new ArrayList<>();
+        for (Iterator<Queued> it = queue.iterator(); it.hasNext(); ) {
+            Queued q = it.next();
+            if (q.queuedAt().isBefore(cutoff)) {
+                it.remove();
+                expired.add(q);
+            }
+        }
+        return expired;
+    }
+
+    synchronized int running() {
+        return running;
+    }
+
+    synchronized int queued() {
+        return queue.size();
+    }
+}

@@ -1,0 +1,32 @@
+package dev.sluice.dispatch;
+
+/**
+ * A request the worker cannot honour. The message is fixed text meant for the
+ * client: it never carries a secret, a stack trace or a class name. The REST
+ * edge maps the reason to a status and a problem type.
+ */
+public final class RequestRefused extends RuntimeException {
+
+    public enum Reason {
+        NOT_FOUND,
+        ID_CONFLICT,
+        IMAGE_NOT_ALLOWED,
+        AT_CAPACITY,
+        ENGINE_UNAVAILABLE,
+        STORE_UNAVAILABLE,
+        LOG_GONE,
+        LOG_UNMASKABLE,
+        INVALID_CURSOR
+    }
+
+    private final Reason reason;
+
+    public RequestRefused(Reason reason, String message) {
+        super(message, null, false, false);
+        this.reason = reason;
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+}

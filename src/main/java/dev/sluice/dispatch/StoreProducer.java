@@ -1,0 +1,46 @@
+package dev.sluice.dispatch;
+
+import jakarta.inject.Singleton;
+import jakarta.enterprise.inject.Produces;
+
+import org.flywaydb.core.Flyway;
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.agroal.DataSource;
+import io.quarkus.arc.InjectableInstance;
+import io.quarkus.flyway.FlywayDataSource;
+import io.quarkus.runtime.Startup;
+
+class StoreProducer {
+
+    private static final Logger LOG = Logger.getLogger(StoreProducer.class);
+
+    /**
+     * The default datasource is built for PostgreSQL and is only active when its
+     * URL is set; otherwise the embedded H2 one serves. The schema is migrated
+     * before anything else touches the store.
+     */
+    @Produces
+    @Singleton
+    @Startup
+    Database database(InjectableInstance<AgroalDataSource> postgres,
+            @DataSource("embedded") InjectableInstance<AgroalDataSource> embedded,
+            InjectableInstance<Flyway> postgresFlyway,
+            @FlywayDataSource("embedded") InjectableInstance<Flyway> embeddedFlyway) {
+        boolean usePostgres = postgres.getHandle().getBean().isActive();
+        Database database = usePostgres ? new Database(postgres.get(), "postgresql")
+                : new Database(embedded.get(), "h2");
+        (usePostgres ? postgresFlyway : embeddedFlyway).get().migrate();
+        LOG.infof("dispatch store: %s", database.kind());
+        return database;
+    }
+
+    @Produces
+    @Singleton
+    DispatchStore dispatchStore(Database database, ObjectMapper json) {
+        return new DispatchStore(database.dataSource(), json);
+    }
+}

@@ -1,0 +1,24 @@
+package dev.sluice.dispatch;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/** This worker's identity: {@code sluice.worker.id}, else the host name (the pod name in Kubernetes). */
+public record Worker(String id) {
+
+    static Worker from(WorkerConfig config) {
+        return new Worker(config.id().filter(s -> !s.isBlank()).orElseGet(Worker::hostName));
+    }
+
+    private static String hostName() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "sluice";
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package dev.sluice.api;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.sluice.dispatch.DispatchConfig;
+import dev.sluice.dispatch.DispatchSpec;
+import dev.sluice.output.OutputCollector;
+import dev.sluice.output.OutputLimits;
+
+/**
+ * Checks a request against the contract and the worker's maxima, naming every
+ * bad field at once, and turns it into a {@link DispatchSpec} with the defaults
+ * applied.
+ */
+@Singleton
+final class DispatchRequestValidator {
+
+    static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h|d)");
+    /** Docker refuses memory limits below 6 MB. */
+    private static final long MIN_MEMORY = 6L << 20;
+    private static final int MAX_METADATA = 16 * 1024;
+    private static final int MAX_URL = 2048;
+
+    private final DispatchConfig limits;
+    private final OutputLimits caps;
+    private final ObjectMapper json;
+
+    @Inject
+    DispatchRequestValidator(DispatchConfig limits, OutputLimits caps, ObjectMapper json) {
+        this.limits = limits;
+        this.caps = caps;
+        this.json = json;
+    }
+
+    /** The spec for a valid request; otherwise a 422 naming each bad field. */
+    DispatchSpec validate(DispatchRequest r) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        if (r.id() != null && !ID.matcher(r.id()).matches()) {
+            errors.add(Problem.FieldError.of("id", "must match [A-Za-z0-9_-]{1,64}"));
+        }
+        if (r.image() == null || r.image().isBlank()) {
+            errors.add(Problem.FieldError.of("image", "is required"));
+        } else if (!ImageReference.isValid(r.image())) {
+            errors.add(Problem.FieldError.of("image", "is not a valid image reference"));
+        }
+        checkCommand(r.command(), errors);
+        checkVariables("env", r.env(), errors);
+        checkVariables("secrets", r.secrets(), errors);
+        if (r.env() != null && r.secrets() != null) {
+            r.secrets().keySet().stream().filter(r.env()::containsKey).sorted().forEach(k -> errors.add(
+                    Problem.FieldError.of("secrets." + k, "is also set in env")));
+        }
+        if (r.input() != null && r.input().getBytes(StandardCharsets.UTF_8).length > limits.maxInput().asLongValue()) {
+            errors.add(Problem.FieldError.of("input", "is larger than the worker's maximum of "
+                    + limits.maxInput().asLongValue() + " bytes"));
+        }
+        if (r.workingDir() != null && (!r.workingDir().startsWith("/") || r.workingDir().length() > 4096
+                || r.workingDir().indexOf('\0') >= 0)) {
+            errors.add(Problem.FieldError.of("workingDir", "must be an absolute path"));
+        }
+        Duration timeout = timeout(r.timeout(), errors);
+        long memory = memory(r.resources(), errors);
+        long nanoCpus = nanoCpus(r.resources(), errors);
+        long pids = pids(r.resources(), errors);
+        String network = network(r.network(), errors);
+        int stdoutCap = cap("output.stdoutCapBytes", r.output() == null ? null : r.output().stdoutCapBytes(),
+                caps.stdoutCap(), caps.maxStdoutCap(), errors);
+        int stderrCap = cap("output.stderrCapBytes", r.output() == null ? null : r.output().stderrCapBytes(),
+                caps.stderrCap(), caps.maxStderrCap(), errors);
+        checkCallbackUrl(r.callbackUrl(), errors);
+        checkMetadata(r.metadata(), errors);
+        if (!errors.isEmpty()) {
+            throw ProblemException.invalid(errors);
+        }
+        Map<String, String> secrets = r.secrets() == null ? Map.of() : Map.copyOf(r.secrets());
+        return new DispatchSpec(r.image(), r.command() == null ? List.of() : List.copyOf(r.command()),
+                r.env() == null ? Map.of() : new LinkedHashMap<>(r.env()), secrets,
+                List.copyOf(new TreeSet<>(secrets.keySet())), r.input(), r.workingDir(), timeout, memory, nanoCpus,
+                pids, network, stdoutCap, stderrCap, r.callbackUrl(), r.metadata());
+    }
+
+    private static void checkCommand(List<String> command, List<Problem.FieldError> errors) {
+        if (command == null) {
+            return;
+        }
+        for (int i = 0; i < command.size(); i++) {
+            String arg = command.get(i);
+            if (arg == null || arg.indexOf('\0') >= 0) {
+                errors.add(Problem.FieldError.of("command." + i, "must be a string without NUL characters"));
+            }
+        }
+    }
+
+    private static void checkVariables(String field, Map<String, String> vars, List<Problem.FieldError> errors) {
+        if (vars == null) {
+            return;
+        }
+        vars.forEach((name, value) -> {
+            if (!ENV_NAME.matcher(name).matches()) {
+                errors.add(Problem.FieldError.of(field + "." + name, "is not a valid variable name"));
+            } else if (value == null || value.indexOf('\0') >= 0) {
+                // The message never repeats a value: it may be a secret.
+                errors.add(Problem.FieldError.of(field + "." + name, "must be a string without NUL characters"));
+            }
+        });
+    }
+
+    private Duration timeout(String text, List<Problem.FieldError> errors) {
+        if (text == null) {
+            return limits.defaultTimeout();
+        }
+        Duration timeout = parseDuration(text);
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            errors.add(Problem.FieldError.of("timeout", "must be a positive ISO-8601 duration such as PT15M"));
+        } else if (timeout.compareTo(limits.maxTimeout()) > 0) {
+            errors.add(Problem.FieldError.of("timeout", "is longer than the worker's maximum of " + limits.maxTimeout()));
+        }
+        return timeout;
+    }
+
+    static Duration parseDuration(String text) {
+        var shortForm = SHORT_DURATION.matcher(text);
+        if (shortForm.matches()) {
+            long n = Long.parseLong(shortForm.group(1));
+            return switch (shortForm.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            };
+        }
+        try {
+            return Duration.parse(text);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private long memory(DispatchRequest.Resources resources, List<Problem.FieldError> errors) {
+        Long memory = resources == null ? null : resources.memoryBytes();
+        if (memory == null) {
+            return limits.defaultMemory().asLongValue();
+        }
+        if (memory < MIN_MEMORY || memory > limits.maxMemory().asLongValue()) {
+            errors.add(Problem.FieldError.of("resources.memoryBytes", "must be between " + MIN_MEMORY + " and "
+                    + limits.maxMemory().asLongValue()));
+        }
+        return memory;
+    }
+
+    private long nanoCpus(DispatchRequest.Resources resources, List<Problem.FieldError> errors) {
+        Double cpus = resources == null ? null : resources.cpus();
+        double value = cpus == null ? limits.defaultCpus() : cpus;
+        if (!(value >= 0.01 && value <= limits.maxCpus())) {
+            errors.add(Problem.FieldError.of("resources.cpus", "must be between 0.01 and " + limits.maxCpus()));
+            return 0;
+        }
+        return Math.round(value * 1e9);
+    }
+
+    private long pids(DispatchRequest.Resources resources, List<Problem.FieldError> errors) {
+        Long pids = resources == null ? null : resources.pids();
+        if (pids == null) {
+            return limits.defaultPids();
+        }
+        if (pids < 1 || pids > limits.maxPids()) {
+            errors.add(Problem.FieldError.of("resources.pids", "must be between 1 and " + limits.maxPids()));
+        }
+        return pids;
+    }
+
+    private String network(String network, List<Problem.FieldError> errors) {
+        List<String> allowed = limits.allowedNetworks();
+        if (network == null) {
+            return allowed.get(0);
+        }
+        if (!allowed.contains(network)) {
+            errors.add(Problem.FieldError.of("network", "must be one of " + allowed));
+        }
+        return network;
+    }
+
+    private static int cap(String field, Long requested, int defaultCap, int maxCap, List<Problem.FieldError> errors) {
+        if (requested == null) {
+            return defaultCap;
+        }
+        if (requested < OutputCollector.MIN_CAP || requested > maxCap) {
+            errors.add(Problem.FieldError.of(field, "must be between " + OutputCollector.MIN_CAP
+                    + " and " + maxCap));
+            return defaultCap;
+        }
+        return requested.intValue();
+    }
+
+    private static void checkCallbackUrl(String url, List<Problem.FieldError> errors) {
+        if (url == null) {
+            return;
+        }
+        if (url.length() > MAX_URL) {
+            errors.add(Problem.FieldError.of("callbackUrl", "is longer than " + MAX_URL + " characters"));
+            return;
+        }
+        try {
+            URI uri = new URI(url);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+                errors.add(Problem.FieldError.of("callbackUrl", "must be an absolute http or https URL"));
+            }
+        } catch (URISyntaxException e) {
+            errors.add(Problem.FieldError.of("callbackUrl", "is not a valid URL"));
+        }
+    }
+
+    private void checkMetadata(Map<String, Object> metadata, List<Problem.FieldError> errors) {
+        if (metadata == null) {
+            return;
+        }
+        try {
+            if (json.writeValueAsBytes(metadata).length > MAX_METADATA) {
+                errors.add(Problem.FieldError.of("metadata", "is larger than " + MAX_METADATA + " bytes as JSON"));
+            }
+        } catch (JsonProcessingException e) {
+            errors.add(Problem.FieldError.of("metadata", "is not a JSON object"));
+        }
+    }
+}

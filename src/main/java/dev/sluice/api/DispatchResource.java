@@ -1,0 +1,128 @@
+package dev.sluice.api;
+
+import java.net.URI;
+import java.util.List;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import dev.sluice.container.ContainerLogs;
+import dev.sluice.dispatch.Dispatch;
+import dev.sluice.dispatch.DispatchLinks;
+import dev.sluice.dispatch.DispatchService;
+import dev.sluice.dispatch.DispatchSpec;
+import dev.sluice.dispatch.DispatchStore;
+
+/** The v1 dispatch API (DESIGN section 2). */
+@Path("/v1/dispatches")
+@Produces(MediaType.APPLICATION_JSON)
+public class DispatchResource {
+
+    /** Header on a POST that returned an existing dispatch for a repeated request. */
+    static final String REPLAYED = "Idempotent-Replayed";
+
+    @Inject
+    DispatchService service;
+    @Inject
+    DispatchRequestValidator validator;
+    @Inject
+    Fingerprint fingerprint;
+    @Inject
+    ApiConfig config;
+
+    /** Accepts a dispatch: 202 with the record; a repeated request with the same id and body gets the same record. */
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response create(DispatchRequest request) {
+        if (request == null) {
+            throw new ProblemException(400, "body-required", "A request body is required",
+                    "POST a JSON object with at least an image");
+        }
+        DispatchSpec spec = validator.validate(request);
+        DispatchService.Accepted accepted = service.accept(request.id(), spec, fingerprint.of(request));
+        Dispatch d = accepted.dispatch();
+        return Response.accepted(DispatchView.of(d))
+                .location(URI.create(DispatchLinks.self(d.id())))
+                .header(REPLAYED, accepted.created() ? null : "true")
+                .build();
+    }
+
+    @GET
+    @Path("{id}")
+    public DispatchView get(@PathParam("id") String id) {
+        return DispatchView.of(service.get(id));
+    }
+
+    /** Newest first; {@code after} is the id of the last dispatch of the previous page. */
+    @GET
+    public Response list(@QueryParam("status") String status, @QueryParam("limit") String limit,
+            @QueryParam("after") String after) {
+        Dispatch.Status wanted = status == null || status.isEmpty() ? null : parseStatus(status);
+        int size = limit == null || limit.isEmpty() ? config.defaultPageSize()
+                : QueryParams.intIn("limit", limit, 1, config.maxPageSize());
+        if (after != null && !DispatchRequestValidator.ID.matcher(after).matches()) {
+            throw ProblemException.invalid(List.of(Problem.FieldError.of("after", "is not a dispatch id")));
+        }
+        DispatchStore.Page page = service.list(wanted, size, after);
+        String next = page.nextAfter() == null ? null : "/v1/dispatches?" + (wanted == null ? "" : "status="
+                + wanted.wire() + "&") + "limit=" + size + "&after=" + page.nextAfter();
+        Response.ResponseBuilder response = Response.ok(new DispatchListView(
+                page.items().stream().map(DispatchListView.Item::of).toList(), next));
+        if (next != null) {
+            response.header("Link", "<" + next + ">; rel=\"next\"");
+        }
+        return response.build();
+    }
+
+    private static Dispatch.Status parseStatus(String status) {
+        try {
+            return Dispatch.Status.fromWire(status);
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.invalid(List.of(Problem.FieldError.of("status", "must be one of queued, starting, "
+                    + "running, succeeded, failed, timed_out, cancelled, error")));
+        }
+    }
+
+    /** Cancels; idempotent. 202 while the container is being stopped, 200 once the dispatch is terminal. */
+    @DELETE
+    @Path("{id}")
+    public Response cancel(@PathParam("id") String id) {
+        DispatchService.Cancelled cancelled = service.cancel(id);
+        return Response.status(cancelled.stopping() ? Response.Status.ACCEPTED : Response.Status.OK)
+                .entity(DispatchView.of(cancelled.dispatch()))
+                .build();
+    }
+
+    /**
+     * A byte range of the full stream, read back from the container runtime and
+     * masked. 410 once the container is gone.
+     */
+    @GET
+    @Path("{id}/logs/{stream}")
+    @Produces({MediaType.APPLICATION_OCTET_STREAM, MediaType.APPLICATION_JSON})
+    public Response logs(@PathParam("id") String id, @PathParam("stream") String stream,
+            @QueryParam("offset") String offset, @QueryParam("limit") String limit) {
+        if (!stream.equals("stdout") && !stream.equals("stderr")) {
+            throw new ProblemException(404, "not-found", "No such stream", "streams are stdout and stderr");
+        }
+        long from = offset == null || offset.isEmpty() ? 0 : QueryParams.longIn("offset", offset, 0, Long.MAX_VALUE / 2);
+        int max = (int) config.maxLogRange().asLongValue();
+        int size = limit == null || limit.isEmpty() ? (int) Math.min(max, config.defaultLogRange().asLongValue())
+                : QueryParams.intIn("limit", limit, 1, max);
+        ContainerLogs.Range range = service.logs(id, stream.equals("stdout"), from, size);
+        return Response.ok(range.bytes(), MediaType.APPLICATION_OCTET_STREAM)
+                .header("Sluice-Log-Offset", range.offset())
+                .header("Sluice-Log-Next-Offset", range.offset() + range.bytes().length)
+                .header("Sluice-Log-End", range.endOfLog())
+                .build();
+    }
+}

@@ -1,0 +1,50 @@
+package dev.sluice.api;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.TreeMap;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+/**
+ * What makes two requests "the same body" for idempotency: SHA-256 over the
+ * request in a canonical JSON form (keys sorted). Secret values are left out,
+ * only their names count, so nothing derived from a secret is stored; a retry
+ * with a rotated secret is the same dispatch.
+ */
+@Singleton
+final class Fingerprint {
+
+    private final ObjectMapper canonical;
+
+    @Inject
+    Fingerprint(ObjectMapper json) {
+        this.canonical = json.copy()
+                .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
+                .configure(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY, true);
+    }
+
+    String of(DispatchRequest request) {
+        TreeMap<String, String> secretNames = new TreeMap<>();
+        if (request.secrets() != null) {
+            request.secrets().keySet().forEach(k -> secretNames.put(k, ""));
+        }
+        DispatchRequest withoutValues = new DispatchRequest(request.id(), request.image(), request.command(),
+                request.env(), request.secrets() == null ? null : secretNames, request.input(), request.workingDir(),
+                request.timeout(), request.resources(), request.network(), request.output(), request.callbackUrl(),
+                request.metadata());
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.writeValueAsBytes(withoutValues));
+            return HexFormat.of().formatHex(digest);
+        } catch (JsonProcessingException | NoSuchAlgorithmException e) {
+            throw new IllegalStateException("cannot fingerprint a request", e);
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package dev.sluice.dispatch;
+
+import static dev.sluice.testsupport.Dispatches.awaitStatus;
+import static dev.sluice.testsupport.Dispatches.awaitTerminal;
+import static dev.sluice.testsupport.Dispatches.script;
+import static dev.sluice.testsupport.Dispatches.submit;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.StreamType;
+
+import dev.sluice.container.DockerClients;
+import dev.sluice.testsupport.TestDocker;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+
+/** One dispatch at a time, end to end over HTTP against the real engine. */
+@QuarkusTest
+class DispatchLifecycleIT {
+
+    @Inject
+    DockerClients docker;
+
+    @Test
+    void successReturnsExactOutputOfBothStreams() {
+        String id = submit(script("printf 'line one\\nline two\\n'; printf 'warning\\n' >&2"));
+        JsonPath r = awaitTerminal(id);
+
+        assertThat(r.getString("status")).isEqualTo("succeeded");
+        assertThat(r.getString("result.status")).isEqualTo("succeeded");
+        assertThat(r.getInt("result.exitCode")).isZero();
+        assertThat(r.getString("result.stdout")).isEqualTo("line one\nline two\n");
+        assertThat(r.getString("result.stderr")).isEqualTo("warning\n");
+        assertThat(r.getMap("result")).doesNotContainKeys("stdoutOverflow", "stderrOverflow");
+        assertThat(r.getString("result.dispatchId")).isEqualTo(id);
+        assertThat(r.getString("result.logs.stdout")).isEqualTo("/v1/dispatches/" + id + "/logs/stdout");
+        assertThat(Instant.parse(r.getString("result.finishedAt")))
+                .isAfterOrEqualTo(Instant.parse(r.getString("result.startedAt")));
+        assertThat(r.getLong("result.durationMs")).isGreaterThanOrEqualTo(0);
+    }
+
+    @Test
+    void nonZeroExitIsFailedWithTheCode() {
+        JsonPath r = awaitTerminal(submit(script("echo failing >&2; exit 42")));
+        assertThat(r.getString("status")).isEqualTo("failed");
+        assertThat(r.getInt("result.exitCode")).isEqualTo(42);
+        assertThat(r.getString("result.stderr")).isEqualTo("failing\n");
+    }
+
+    @Test
+    void inputIsWrittenToStdinThenClosed() {
+        Map<String, Object> body = new HashMap<>(script("cat; echo '<eof>'"));
+        body.put("input", "first line\nsecond line\n");
+        JsonPath r = awaitTerminal(submit(body));
+        assertThat(r.getString("status")).isEqualTo("succeeded");
+        assertThat(r.getString("result.stdout")).isEqualTo("first line\nsecond line\n<eof>\n");
+    }
+
+    @Test
+    void aProcessIgnoringSigtermIsKilledAfterTimeoutPlusGrace() {
+        Map<String, Object> body = new HashMap<>(script("trap '' TERM; echo started; sleep 60"));
+        body.put("timeout", "PT2S");
+        String id = submit(body);
+        JsonPath r = awaitTerminal(id, Duration.ofSeconds(30));
+
+        assertThat(r.getString("status")).isEqualTo("timed_out");
+        assertThat(r.getInt("result.exitCode")).isEqualTo(137); // SIGKILL, after the grace period
+        assertThat(r.getString("result.stdout")).isEqualTo("started\n");
+        // Not killed before timeout + grace (2 s + 2 s in the test profile), and well before the 60 s sleep.
+        assertThat(r.getLong("result.durationMs")).isBetween(4_000L, 30_000L);
+    }
+
+    @Test
+    void cancellingARunningDispatchStopsItsContainer() {
+        String id = submit(script("echo begun; sleep 60"));
+        awaitStatus(id, "running");
+
+        given().delete("/v1/dispatches/" + id).then().statusCode(202);
+        JsonPath r = awaitTerminal(id, Duration.ofSeconds(20));
+        assertThat(r.getString("status")).isEqualTo("cancelled");
+        assertThat(r.getInt("result.exitCode")).isEqualTo(143); // SIGTERM was enough
+        assertThat(r.getLong("result.durationMs")).isLessThan(20_000L);
+
+        // Idempotent, and a finished dispatch is left as it is.
+        given().delete("/v1/dispatches/" + id).then().statusCode(200);
+        assertThat(awaitTerminal(id).getString("status")).isEqualTo("cancelled");
+    }
+
+    @Test
+    void anUnknownImageEndsAsErrorWithAStableCode() {
+        JsonPath r = awaitTerminal(submit(Map.of("image", "sluice-test/no-such-image:1")));
+        assertThat(r.getString("status")).isEqualTo("error");
+        assertThat(r.getString("result.error.code")).isEqualTo("image_not_found");
+        assertThat(r.getString("result.error.message")).contains("sluice-test/no-such-image:1");
+        assertThat(r.getString("result.stdout")).isEmpty();
+    }
+
+    @Test
+    void secretsReachTheProcessAndAreMaskedInOutputAndLogs() {
+        Map<String, Object> body = new HashMap<>(script("echo \"token=$API_TOKEN\"; echo \"$API_TOKEN\" >&2"));
+        body.put("secrets", Map.of("API_TOKEN", "tok-5ecret-value"));
+        String id = submit(body);
+        JsonPath r = awaitTerminal(id);
+
+        assertThat(r.getString("result.stdout")).isEqualTo("token=****************\n");
+        assertThat(r.getString("result.stderr")).isEqualTo("****************\n");
+        assertThat(r.prettify()).doesNotContain("tok-5ecret-value");
+        String log = given().get("/v1/dispatches/" + id + "/logs/stdout").then().statusCode(200).extract().asString();
+        assertThat(log).isEqualTo("token=****************\n");
+        // A range that cuts through the secret still shows none of it.
+        String cut = given().queryParam("offset", 9).queryParam("limit", 4)
+                .get("/v1/dispatches/" + id + "/logs/stdout").then().statusCode(200).extract().asString();
+        assertThat(cut).isEqualTo("****");
+    }
+
+    @Test
+    void containersAreCreatedHardenedAndLabelled() {
+        String id = submit(script("id -u; cat /proc/self/status | grep -i nonewprivs; touch /work/ok && echo writable"));
+        JsonPath r = awaitTerminal(id);
+        assertThat(r.getString("result.stdout")).contains("65534\n").contains("NoNewPrivs:\t1").contains("writable");
+
+        InspectContainerResponse c = docker.control().inspectContainerCmd(containerOf(id)).exec();
+        assertThat(c.getConfig().getTty()).isFalse();
+        assertThat(c.getConfig().getLabels()).containsEntry("dev.sluice.dispatch-id", id)
+                .containsEntry("dev.sluice.worker-id", "sluice-test");
+        assertThat(c.getConfig().getUser()).isEqualTo("65534:65534");
+        var host = c.getHostConfig();
+        assertThat(host.getNetworkMode()).isEqualTo("none");
+        assertThat(host.getCapDrop()).extracting(Enum::name).containsExactly("ALL");
+        assertThat(host.getSecurityOpts()).contains("no-new-privileges");
+        assertThat(host.getReadonlyRootfs()).isTrue();
+        assertThat(host.getTmpFs()).containsKeys("/work", "/tmp");
+        assertThat(host.getInit()).isTrue();
+        assertThat(host.getAutoRemove()).isNotEqualTo(Boolean.TRUE);
+        assertThat(host.getMemory()).isEqualTo(256L << 20);
+        assertThat(host.getPidsLimit()).isEqualTo(256L);
+        assertThat(host.getNanoCPUs()).isEqualTo(1_000_000_000L);
+        assertThat(host.getLogConfig().getType().getType()).isEqualTo("local");
+    }
+
+    @Test
+    void logRangesEqualWhatTheEngineHolds() throws Exception {
+        String id = submit(script("seq 1 20000; seq 1 3000 >&2"));
+        awaitTerminal(id);
+        String containerId = containerOf(id);
+        byte[] stdout = dockerLogs(containerId, StreamType.STDOUT);
+        byte[] stderr = dockerLogs(containerId, StreamType.STDERR);
+        assertThat(stdout).hasSizeGreaterThan(100_000);
+
+        for (long[] range : new long[][] {{0, 10}, {1000, 4096}, {stdout.length - 7, 100}, {stdout.length + 5, 10}}) {
+            var response = given().queryParam("offset", range[0]).queryParam("limit", range[1])
+                    .get("/v1/dispatches/" + id + "/logs/stdout").then().statusCode(200).extract();
+            int from = (int) Math.min(range[0], stdout.length);
+            int to = (int) Math.min(range[0] + range[1], stdout.length);
+            assertThat(response.asByteArray()).isEqualTo(java.util.Arrays.copyOfRange(stdout, from, to));
+            assertThat(response.header("Sluice-Log-Offset")).isEqualTo(Long.toString(range[0]));
+            assertThat(response.header("Sluice-Log-End")).isEqualTo(Boolean.toString(range[0] + range[1] >= stdout.length));
+        }
+        byte[] all = given().queryParam("limit", 10_000_000).get("/v1/dispatches/" + id + "/logs/stderr").then()
+                .statusCode(200).extract().asByteArray();
+        assertThat(all).isEqualTo(stderr);
+    }
+
+    @Test
+    void logsAreGoneWithTheirContainer() {
+        String id = submit(script("echo soon gone"));
+        awaitTerminal(id);
+        docker.control().removeContainerCmd(containerOf(id)).withForce(true).exec();
+
+        given().get("/v1/dispatches/" + id + "/logs/stdout").then().statusCode(410)
+                .contentType("application/problem+json")
+                .body("type", org.hamcrest.Matchers.endsWith("log-gone"));
+        // The result itself stays.
+        assertThat(awaitTerminal(id).getString("result.stdout")).isEqualTo("soon gone\n");
+    }
+
+    @Test
+    void badLogRequestsAreProblems() {
+        String id = submit(script("echo x"));
+        awaitTerminal(id);
+        given().get("/v1/dispatches/" + id + "/logs/stdin").then().statusCode(404).contentType("application/problem+json");
+        given().queryParam("offset", -1).get("/v1/dispatches/" + id + "/logs/stdout").then().statusCode(422)
+                .body("errors[0].field", org.hamcrest.Matchers.equalTo("offset"));
+        given().queryParam("limit", "lots").get("/v1/dispatches/" + id + "/logs/stdout").then().statusCode(422)
+                .body("errors[0].field", org.hamcrest.Matchers.equalTo("limit"));
+        given().get("/v1/dispatches/d-unknown/logs/stdout").then().statusCode(404);
+    }
+
+    private String containerOf(String dispatchId) {
+        List<com.github.dockerjava.api.model.Container> found = docker.control().listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of("dev.sluice.dispatch-id", dispatchId)).exec();
+        assertThat(found).hasSize(1);
+        return found.get(0).getId();
+    }
+
+    /** What `docker logs` holds for one stream, read through docker-java's own client. */
+    private byte[] dockerLogs(String containerId, StreamType stream) throws InterruptedException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        docker.streaming().logContainerCmd(containerId).withStdOut(stream == StreamType.STDOUT)
+                .withStdErr(stream == StreamType.STDERR).withFollowStream(false)
+                .exec(new ResultCallback.Adapter<Frame>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        out.write(frame.getPayload(), 0, frame.getPayload().length);
+                    }
+                }).awaitCompletion();
+        return out.toByteArray();
+    }
+}

@@ -11,7 +11,8 @@ import java.util.List;
  * offsets stay true. A window cut out of a longer stream can hold part of a
  * secret at its edges; those parts are masked too: a secret's suffix at a start
  * that is not the stream's start, a prefix at an end that is not the stream's
- * end. Only exact byte values are masked, not encodings of them.
+ * end, and the whole window when it is cut at both ends and lies inside a
+ * secret. Only exact byte values are masked, not encodings of them.
  */
 public final class SecretMasker {
 
@@ -56,6 +57,9 @@ public final class SecretMasker {
             if (!streamEnd) {
                 markPrefixAtEnd(bytes, from, to, secret, hit);
             }
+            if (!streamStart && !streamEnd && insideSecret(bytes, from, to, secret)) {
+                Arrays.fill(hit, true);
+            }
         }
         for (int i = 0; i < hit.length; i++) {
             if (hit[i]) {
@@ -71,6 +75,17 @@ public final class SecretMasker {
                 Arrays.fill(hit, i - from, i - from + secret.length, true);
             }
         }
+    }
+
+    /** Whether the whole window is a piece of the secret (the window starts and ends inside one occurrence). */
+    private static boolean insideSecret(byte[] bytes, int from, int to, byte[] secret) {
+        int length = to - from;
+        for (int i = 1; i + length < secret.length; i++) {
+            if (Arrays.equals(bytes, from, to, secret, i, i + length)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void markSuffixAtStart(byte[] bytes, int from, int to, byte[] secret, boolean[] hit) {

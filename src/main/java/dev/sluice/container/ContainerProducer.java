@@ -49,7 +49,8 @@ class ContainerProducer {
             t.setDaemon(true);
             return t;
         });
-        EngineMonitor monitor = new EngineMonitor(clients, clock, config.pingTimeout(), pinger);
+        EngineMonitor monitor = new EngineMonitor(clients.host(), config.connectTimeout(), config.pingTimeout(), pinger,
+                clock);
         monitor.check();
         return monitor;
     }

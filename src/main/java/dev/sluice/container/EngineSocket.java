@@ -64,6 +64,13 @@ final class EngineSocket implements AutoCloseable {
         return !tls && (scheme.equals("unix") || scheme.equals("tcp") || scheme.equals("http"));
     }
 
+    /** Sends {@code GET /_ping} and returns the status of the answer. */
+    int ping() throws IOException {
+        write(ByteBuffer.wrap("GET /_ping HTTP/1.1\r\nHost: docker\r\nConnection: close\r\n\r\n"
+                .getBytes(StandardCharsets.US_ASCII)));
+        return readHead(ByteBuffer.allocate(MAX_HEADER)).status();
+    }
+
     /** The head of the engine's answer: its status and, for a plain answer, its body length (-1 when unstated). */
     record Head(int status, long contentLength) {
     }

@@ -25,10 +25,23 @@ class BodyLimit {
     }
 
     void routes(@Observes Router router) {
-        // Read /v1 bodies here, within the limit: a declared length past it is refused
-        // up front, a chunked body as soon as it runs past it.
-        router.route("/v1/*").order(Integer.MIN_VALUE + 1)
-                .handler(BodyHandler.create(false).setBodyLimit(max).setDeleteUploadedFilesOnEnd(true));
+        BodyHandler chunked = BodyHandler.create(false).setBodyLimit(max);
+        router.route("/v1/*").order(Integer.MIN_VALUE + 1).handler(rc -> {
+            String length = rc.request().getHeader("Content-Length");
+            if (length != null) {
+                // A declared length past the limit is refused before a byte is read.
+                if (declared(length) > max) {
+                    tooLarge(rc);
+                } else {
+                    rc.next();
+                }
+            } else if (rc.request().getHeader("Transfer-Encoding") != null) {
+                // A chunked body is read here, within the limit, and refused as soon as it runs past it.
+                chunked.handle(rc);
+            } else {
+                rc.next();
+            }
+        });
         router.route().order(Integer.MIN_VALUE).failureHandler(rc -> {
             if (rc.statusCode() == 413 && !rc.response().ended()) {
                 tooLarge(rc);
@@ -36,6 +49,14 @@ class BodyLimit {
                 rc.next();
             }
         });
+    }
+
+    private static long declared(String length) {
+        try {
+            return Long.parseLong(length.strip());
+        } catch (NumberFormatException e) {
+            return 0; // malformed lengths are the HTTP layer's to refuse
+        }
     }
 
     private void tooLarge(RoutingContext rc) {

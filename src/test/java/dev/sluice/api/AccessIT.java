@@ -1,0 +1,43 @@
+package dev.sluice.api;
+
+import static dev.sluice.testsupport.Dispatches.script;
+import static io.restassured.RestAssured.given;
+
+import org.junit.jupiter.api.Test;
+
+import dev.sluice.testsupport.Profiles;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+
+/** With tokens configured, /v1 needs one of them; the probes do not. */
+@QuarkusTest
+@TestProfile(Profiles.Tokens.class)
+class AccessIT {
+
+    @Test
+    void v1RequiresABearerToken() {
+        given().get("/v1/dispatches").then().statusCode(401).contentType(Problem.MEDIA_TYPE)
+                .header("WWW-Authenticate", "Bearer");
+        given().header("Authorization", "Bearer wrong").get("/v1/dispatches").then().statusCode(401);
+        given().header("Authorization", "Basic dG9rZW4tYWxwaGE=").get("/v1/dispatches").then().statusCode(401);
+        given().header("Authorization", "Bearer token-alpha").get("/v1/dispatches").then().statusCode(200);
+        given().header("Authorization", "bearer token-beta").get("/v1/dispatches").then().statusCode(200);
+    }
+
+    @Test
+    void aRefusedPostCreatesNothing() {
+        given().contentType(ContentType.JSON).body(script("echo hi")).post("/v1/dispatches").then().statusCode(401);
+        given().header("Authorization", "Bearer token-alpha").queryParam("limit", 1).get("/v1/dispatches").then()
+                .statusCode(200).body("items", org.hamcrest.Matchers.empty());
+    }
+
+    @Test
+    void probesMetricsAndOpenApiStayOpen() {
+        given().get("/q/health/live").then().statusCode(200);
+        given().get("/q/health/ready").then().statusCode(200);
+        given().get("/q/health/started").then().statusCode(200);
+        given().get("/q/metrics").then().statusCode(200);
+        given().get("/q/openapi").then().statusCode(200);
+    }
+}

@@ -1,0 +1,97 @@
+package dev.sluice.dispatch;
+
+import static dev.sluice.testsupport.Dispatches.awaitTerminal;
+import static dev.sluice.testsupport.Dispatches.script;
+import static dev.sluice.testsupport.Dispatches.submit;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+
+/** Many dispatches, fast ones and huge ones: every byte counted, memory bounded. */
+@QuarkusTest
+class DispatchLoadIT {
+
+    private static final String THOUSAND_LINES;
+
+    static {
+        THOUSAND_LINES = IntStream.rangeClosed(1, 1000).mapToObj(i -> i + "\n").collect(Collectors.joining());
+    }
+
+    @Test
+    void twoHundredFastExitingContainersAreAllCapturedExactly() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        List<CompletableFuture<String>> ids = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            ids.add(CompletableFuture.supplyAsync(() -> submit(script("seq 1 1000; exit 3")), pool));
+        }
+        for (CompletableFuture<String> id : ids) {
+            JsonPath r = awaitTerminal(id.get(), Duration.ofMinutes(5));
+            assertThat(r.getString("status")).isEqualTo("failed");
+            assertThat(r.getInt("result.exitCode")).isEqualTo(3);
+            assertThat(r.getString("result.stdout")).isEqualTo(THOUSAND_LINES);
+            assertThat(r.getBoolean("result.logs.recovered")).isFalse();
+        }
+        pool.shutdown();
+    }
+
+    @Test
+    void aHundredDispatchesSubmittedAtOnceAllFinish() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(100);
+        List<CompletableFuture<String>> ids = IntStream.range(0, 100)
+                .mapToObj(i -> CompletableFuture.supplyAsync(() -> submit(script("sleep 1; echo done " + i)), pool))
+                .toList();
+        for (int i = 0; i < ids.size(); i++) {
+            JsonPath r = awaitTerminal(ids.get(i).get(), Duration.ofMinutes(5));
+            assertThat(r.getString("status")).isEqualTo("succeeded");
+            assertThat(r.getString("result.stdout")).isEqualTo("done " + i + "\n");
+        }
+        pool.shutdown();
+    }
+
+    @Test
+    void aGibibyteOfStdoutGivesABoundedResultWithExactCountsAndAFlatHeap() throws Exception {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        long before = usedAfterGc(memory);
+
+        Map<String, Object> body = new HashMap<>(script(
+                "line=$(head -c 1023 /dev/zero | tr '\\000' x); yes \"$line\" | head -c 1073741824"));
+        body.put("timeout", "PT5M");
+        String id = submit(body);
+        JsonPath r = awaitTerminal(id, Duration.ofMinutes(5));
+
+        assertThat(r.getString("status")).isEqualTo("succeeded");
+        assertThat(r.getLong("result.stdoutOverflow.originalBytes")).isEqualTo(1L << 30);
+        long kept = r.getLong("result.stdoutOverflow.keptBytes");
+        assertThat(kept).isLessThanOrEqualTo(4L << 20).isGreaterThan((4L << 20) - 16 * 1024);
+        assertThat(r.getString("result.stdout").length()).isEqualTo((int) kept); // all ASCII
+        assertThat(r.getString("result.stdout")).contains("[... sluice: ")
+                .contains(" of 1073741824 bytes of stdout omitted; full log: /v1/dispatches/" + id + "/logs/stdout ...]");
+        assertThat(r.getBoolean("result.logs.possiblyRotated")).isTrue();
+
+        // What the worker kept after a gibibyte went through it: the result, not the stream.
+        long retained = usedAfterGc(memory) - before;
+        assertThat(retained).isLessThan(64L << 20);
+    }
+
+    private static long usedAfterGc(MemoryMXBean memory) throws InterruptedException {
+        System.gc();
+        Thread.sleep(200);
+        return memory.getHeapMemoryUsage().getUsed();
+    }
+}

@@ -1,0 +1,220 @@
+package dev.sluice.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import javax.sql.DataSource;
+
+import org.flywaydb.core.Flyway;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+
+import dev.sluice.output.Overflow;
+
+/**
+ * The store against both databases it supports, through the same migration:
+ * embedded H2 and a real PostgreSQL server (scripts/postgres.sh starts one).
+ */
+class DispatchStoreIT {
+
+    private static final Instant T0 = Instant.parse("2026-11-22T10:00:00.123Z");
+
+    static Stream<Arguments> stores() {
+        return Stream.of(Arguments.of("h2", h2()), Arguments.of("postgresql", postgres()));
+    }
+
+    private static DataSource h2() {
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:store-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        return ds;
+    }
+
+    private static DataSource postgres() {
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        ds.setURL(System.getenv().getOrDefault("SLUICE_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/sluice_test"));
+        ds.setUser(System.getenv().getOrDefault("SLUICE_TEST_POSTGRES_USER", "sluice"));
+        ds.setPassword(System.getenv().getOrDefault("SLUICE_TEST_POSTGRES_PASSWORD", "sluice"));
+        return ds;
+    }
+
+    private static DispatchStore migrated(DataSource ds) {
+        Flyway flyway = Flyway.configure().dataSource(ds).locations("classpath:db/migration").cleanDisabled(false).load();
+        flyway.clean();
+        flyway.migrate();
+        return new DispatchStore(ds, json());
+    }
+
+    static ObjectMapper json() {
+        return new ObjectMapper().registerModule(new JavaTimeModule())
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS);
+    }
+
+    static DispatchSpec spec(String image) {
+        return new DispatchSpec(image, List.of("sh", "-c", "echo hi"), Map.of("MODE", "strict"),
+                Map.of("API_KEY", "the-secret-value"), List.of("API_KEY"), "input text", "/work", Duration.ofMinutes(15),
+                1L << 30, 1_000_000_000L, 256, "none", 4 << 20, 256 << 10, "https://cp.example/hook",
+                Map.of("task", "review-42", "attempt", 2));
+    }
+
+    private static DispatchResult result(String id, Dispatch.Status status, String stdout) {
+        return new DispatchResult(id, status, 0, null, "img:1", T0.plusSeconds(1), T0.plusSeconds(5), 4000L, stdout,
+                "", new Overflow(9, 8, 1), null, new DispatchResult.Logs("/a", "/b", false, false), Map.of("task", "t"));
+    }
+
+    private static DispatchSummary summary(DispatchResult r) {
+        return DispatchSummary.of(r, 9, 0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void aRecordRoundTripsWithoutItsSecretValues(String kind, DataSource ds) throws Exception {
+        DispatchStore store = migrated(ds);
+        assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0))).isTrue();
+
+        Dispatch d = store.find("d-1").orElseThrow();
+        assertThat(d.status()).isEqualTo(Dispatch.Status.QUEUED);
+        assertThat(d.createdAt()).isEqualTo(T0);
+        assertThat(d.metadata()).containsEntry("task", "review-42").containsEntry("attempt", 2);
+        assertThat(d.callbackUrl()).isEqualTo("https://cp.example/hook");
+        assertThat(d.hasSecrets()).isTrue();
+        assertThat(d.fingerprint()).isEqualTo("fp");
+        assertThat(d.result()).isNull();
+
+        DispatchSpec stored = store.spec("d-1").orElseThrow();
+        assertThat(stored.secretNames()).containsExactly("API_KEY");
+        assertThat(stored.secretsMissing()).isTrue();
+        assertThat(stored.timeout()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(stored.input()).isEqualTo("input text");
+        try (Connection c = ds.getConnection(); ResultSet rs = c.createStatement().executeQuery("SELECT * FROM dispatches")) {
+            while (rs.next()) {
+                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                    assertThat(String.valueOf(rs.getObject(i))).doesNotContain("the-secret-value");
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void anIdIsTakenOnce(String kind, DataSource ds) {
+        DispatchStore store = migrated(ds);
+        assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0))).isTrue();
+        assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:2"), "other", "w1", T0))).isFalse();
+        assertThat(store.find("d-1").orElseThrow().image()).isEqualTo("img:1");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void statesMoveForwardOnlyAndTerminalOnesNeverChange(String kind, DataSource ds) {
+        DispatchStore store = migrated(ds);
+        store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0));
+
+        assertThat(store.markRunning("d-1", T0)).isFalse(); // not starting yet
+        assertThat(store.markStarting("d-1")).isTrue();
+        assertThat(store.markStarting("d-1")).isFalse();
+        store.recordContainer("d-1", "c0ffee");
+        assertThat(store.markRunning("d-1", T0.plusSeconds(1))).isTrue();
+        DispatchResult done = result("d-1", Dispatch.Status.SUCCEEDED, "out");
+        assertThat(store.finish(done, summary(done))).isTrue();
+
+        DispatchResult late = result("d-1", Dispatch.Status.FAILED, "other");
+        assertThat(store.finish(late, summary(late))).isFalse();
+        assertThat(store.requestCancel("d-1")).isFalse();
+        Dispatch d = store.find("d-1").orElseThrow();
+        assertThat(d.status()).isEqualTo(Dispatch.Status.SUCCEEDED);
+        assertThat(d.result()).isEqualTo(done);
+        assertThat(d.summary().stdoutTruncated()).isTrue();
+        assertThat(d.containerId()).isEqualTo("c0ffee");
+        assertThat(d.startedAt()).isEqualTo(T0.plusSeconds(1));
+        assertThat(d.finishedAt()).isEqualTo(T0.plusSeconds(5));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void aQueuedFinishOnlyAppliesWhileQueued(String kind, DataSource ds) {
+        DispatchStore store = migrated(ds);
+        store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0));
+        store.insert(new DispatchStore.NewDispatch("d-2", spec("img:1"), "fp", "w1", T0));
+        store.markStarting("d-2");
+        DispatchResult c1 = result("d-1", Dispatch.Status.CANCELLED, "");
+        DispatchResult c2 = result("d-2", Dispatch.Status.CANCELLED, "");
+        assertThat(store.finishQueued(c1, summary(c1))).isTrue();
+        assertThat(store.finishQueued(c2, summary(c2))).isFalse();
+        assertThat(store.markQueuedAgain("d-2")).isTrue();
+        assertThat(store.find("d-2").orElseThrow().status()).isEqualTo(Dispatch.Status.QUEUED);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void listingIsNewestFirstFilteredAndPaged(String kind, DataSource ds) {
+        DispatchStore store = migrated(ds);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            String id = "d-" + i;
+            ids.add(0, id);
+            store.insert(new DispatchStore.NewDispatch(id, spec("img:1"), "fp", "w1", T0.plusSeconds(i)));
+        }
+        DispatchResult failed = result("d-3", Dispatch.Status.FAILED, "");
+        store.finish(failed, summary(failed));
+
+        DispatchStore.Page first = store.list(null, 3, null);
+        assertThat(first.items()).extracting(Dispatch::id).containsExactly("d-6", "d-5", "d-4");
+        assertThat(first.items().get(0).result()).isNull(); // listings carry summaries, not results
+        DispatchStore.Page second = store.list(null, 3, first.nextAfter());
+        assertThat(second.items()).extracting(Dispatch::id).containsExactly("d-3", "d-2", "d-1");
+        DispatchStore.Page last = store.list(null, 3, second.nextAfter());
+        assertThat(last.items()).extracting(Dispatch::id).containsExactly("d-0");
+        assertThat(last.nextAfter()).isNull();
+
+        assertThat(store.list(Dispatch.Status.FAILED, 10, null).items()).extracting(Dispatch::id).containsExactly("d-3");
+        assertThat(store.list(Dispatch.Status.QUEUED, 10, null).items()).hasSize(6);
+        assertThatThrownBy(() -> store.list(null, 3, "d-unknown")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void expiredFinishedRecordsAreFoundAndOnlyThoseDeleted(String kind, DataSource ds) {
+        DispatchStore store = migrated(ds);
+        store.insert(new DispatchStore.NewDispatch("old", spec("img:1"), "fp", "w1", T0));
+        store.insert(new DispatchStore.NewDispatch("running", spec("img:1"), "fp", "w1", T0));
+        DispatchResult old = result("old", Dispatch.Status.SUCCEEDED, "");
+        store.finish(old, summary(old));
+
+        RecordReaper reaper = new RecordReaper(store, Duration.ofDays(1));
+        assertThat(reaper.reap(T0.plus(12, ChronoUnit.HOURS))).isZero();
+        assertThat(reaper.reap(T0.plus(2, ChronoUnit.DAYS))).isEqualTo(1);
+        assertThat(store.find("old")).isEmpty();
+        assertThat(store.find("running")).isPresent();
+        assertThat(store.deleteFinished("running")).isFalse();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void largeResultsAndAnyUnicodeRoundTrip(String kind, DataSource ds) {
+        DispatchStore store = migrated(ds);
+        store.insert(new DispatchStore.NewDispatch("big", spec("img:1"), "fp", "w1", T0));
+        String text = "h\u00e9llo \uD83D\uDE00 \uFFFD \u0000 tab\t\n".repeat(200_000); // ~5 MB, a NUL included
+        DispatchResult big = result("big", Dispatch.Status.SUCCEEDED, text);
+        assertThat(store.finish(big, summary(big))).isTrue();
+        assertThat(store.find("big").orElseThrow().result().stdout()).isEqualTo(text);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.sluice.dispatch;
+
+import static dev.sluice.testsupport.Dispatches.awaitTerminal;
+import static dev.sluice.testsupport.Dispatches.script;
+import static dev.sluice.testsupport.Dispatches.submit;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import dev.sluice.testsupport.Profiles;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+
+/** The whole worker on PostgreSQL, chosen by setting quarkus.datasource.jdbc.url. */
+@QuarkusTest
+@TestProfile(Profiles.Postgres.class)
+class PostgresStoreIT {
+
+    @Test
+    void theWorkerRunsOnPostgres() {
+        given().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'store' }.data.kind", equalTo("postgresql"));
+
+        String id = "pg-" + UUID.randomUUID();
+        Map<String, Object> body = new HashMap<>(script("echo on postgres"));
+        body.put("id", id);
+        body.put("metadata", Map.of("task", "pg"));
+        assertThat(submit(body)).isEqualTo(id);
+        JsonPath r = awaitTerminal(id);
+        assertThat(r.getString("result.stdout")).isEqualTo("on postgres\n");
+        assertThat(r.getString("metadata.task")).isEqualTo("pg");
+        given().queryParam("status", "succeeded").queryParam("limit", 100).get("/v1/dispatches").then().statusCode(200)
+                .body("items.id", org.hamcrest.Matchers.hasItem(id));
+    }
+}

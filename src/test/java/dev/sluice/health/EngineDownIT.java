@@ -1,0 +1,40 @@
+package dev.sluice.health;
+
+import static dev.sluice.testsupport.Dispatches.post;
+import static dev.sluice.testsupport.Dispatches.script;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+
+import org.junit.jupiter.api.Test;
+
+import dev.sluice.testsupport.Profiles;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+
+/** With no engine: not ready, still alive, and POST is a 503 that creates nothing. */
+@QuarkusTest
+@TestProfile(Profiles.EngineDown.class)
+class EngineDownIT {
+
+    @Test
+    void readinessIsDownAndLivenessUp() {
+        given().get("/q/health/ready").then().statusCode(503)
+                .body("checks.find { it.name == 'docker' }.status", equalTo("DOWN"))
+                .body("checks.find { it.name == 'store' }.status", equalTo("UP"));
+        given().get("/q/health/live").then().statusCode(200);
+    }
+
+    @Test
+    void postAnswers503WithRetryAfterAndCreatesNothing() {
+        post(script("echo hi")).then().statusCode(503).contentType("application/problem+json")
+                .header("Retry-After", "3").body("type", equalTo("urn:problem-type:sluice:engine-unavailable"));
+        given().get("/v1/dispatches").then().statusCode(200).body("items.size()", equalTo(0));
+    }
+
+    @Test
+    void readsStillWork() {
+        given().get("/v1/dispatches/none").then().statusCode(404);
+        given().get("/q/health").then().body("checks.name", hasItem("worker"));
+    }
+}

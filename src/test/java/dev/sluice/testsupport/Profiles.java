@@ -1,0 +1,56 @@
+package dev.sluice.testsupport;
+
+import java.util.Map;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+
+/** Worker configurations that tests need beyond the defaults. */
+public final class Profiles {
+
+    private Profiles() {
+    }
+
+    /** API tokens required on /v1. */
+    public static final class Tokens implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("sluice.api.tokens", "token-alpha, token-beta");
+        }
+    }
+
+    /** Only images under one registry path, and the test agent, may run. */
+    public static final class AllowList implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("sluice.images.allowed", "registry.example/agents/*,sluice-agent:*");
+        }
+    }
+
+    /** One container at a time, two waiting. */
+    public static final class SmallCapacity implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("sluice.dispatch.max-running", "1", "sluice.dispatch.max-queued", "2",
+                    "sluice.dispatch.retry-after", "7s");
+        }
+    }
+
+    /** The store on PostgreSQL, set through the standard Quarkus settings only. */
+    public static final class Postgres implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.datasource.jdbc.url", System.getenv().getOrDefault("SLUICE_TEST_POSTGRES_APP_URL",
+                    "jdbc:postgresql://localhost:5432/sluice_app_test"),
+                    "quarkus.datasource.username", "sluice",
+                    "quarkus.datasource.password", "sluice");
+        }
+    }
+
+    /** An engine that does not exist. */
+    public static final class EngineDown implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("sluice.docker.host", "unix:///nonexistent/docker.sock", "sluice.dispatch.retry-after", "3s");
+        }
+    }
+}

@@ -7,9 +7,9 @@ import jakarta.inject.Singleton;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Announces stored results: callback delivery listens for them (its outbox row
- * is already written; the event only saves it waiting for the next poll), and
- * the metrics count them by status.
+ * Announces what happens to dispatches: callback delivery listens for stored
+ * results (its outbox row is already written; the event only saves it waiting
+ * for the next poll), and the metrics count acceptances and results by status.
  */
 @Singleton
 public class DispatchEvents {
@@ -23,6 +23,10 @@ public class DispatchEvents {
 
     @Inject
     MeterRegistry metrics;
+
+    void accepted() {
+        metrics.counter("sluice.dispatches.accepted").increment();
+    }
 
     void finished(DispatchResult result) {
         metrics.counter("sluice.dispatches.finished", "status", result.status().wire()).increment();

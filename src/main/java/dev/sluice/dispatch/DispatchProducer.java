@@ -19,6 +19,7 @@ import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.DockerClients;
 import dev.sluice.container.EngineMonitor;
 import dev.sluice.container.LogRetention;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.common.annotation.Identifier;
 
 class DispatchProducer {
@@ -85,9 +86,12 @@ class DispatchProducer {
     @Produces
     @Singleton
     DispatchScheduler scheduler(DispatchConfig config, @Identifier("dispatch-workers") ExecutorService workers,
-            DispatchRunner runner, EngineMonitor engine, Clock clock) {
-        return new DispatchScheduler(config.maxRunning(), config.maxQueued(), config.maxQueueWait(), workers, runner,
-                engine::available, clock);
+            DispatchRunner runner, EngineMonitor engine, Clock clock, MeterRegistry metrics) {
+        DispatchScheduler scheduler = new DispatchScheduler(config.maxRunning(), config.maxQueued(),
+                config.maxQueueWait(), workers, runner, engine::available, clock);
+        metrics.gauge("sluice.dispatches.running", scheduler, DispatchScheduler::running);
+        metrics.gauge("sluice.dispatches.queued", scheduler, DispatchScheduler::queued);
+        return scheduler;
     }
 
     @Produces
@@ -97,7 +101,7 @@ class DispatchProducer {
             @Identifier("dispatch-timer") ScheduledExecutorService timer,
             Clock clock, Worker worker, DispatchConfig config, DispatchEvents events) {
         return new DispatchService(store, scheduler, vault, images, engine, runtime, logs, timer, clock, worker.id(),
-                config.stopGrace().toMillis(), events::finished);
+                config.stopGrace().toMillis(), events::finished, events::accepted);
     }
 
     @Produces

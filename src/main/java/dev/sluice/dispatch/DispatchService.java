@@ -30,10 +30,11 @@ public class DispatchService {
     private final String workerId;
     private final long graceMillis;
     private final DispatchRunner.FinishListener onFinish;
+    private final Runnable onAccept;
 
     DispatchService(DispatchStore store, DispatchScheduler scheduler, SecretVault vault, ImagePolicy images,
             EngineMonitor engine, ContainerRuntime runtime, ContainerLogs logs, ScheduledExecutorService timer,
-            Clock clock, String workerId, long graceMillis, DispatchRunner.FinishListener onFinish) {
+            Clock clock, String workerId, long graceMillis, DispatchRunner.FinishListener onFinish, Runnable onAccept) {
         this.store = store;
         this.scheduler = scheduler;
         this.vault = vault;
@@ -46,6 +47,7 @@ public class DispatchService {
         this.workerId = workerId;
         this.graceMillis = graceMillis;
         this.onFinish = onFinish;
+        this.onAccept = onAccept;
     }
 
     /** The dispatch recorded for a request, and whether this request created it. */
@@ -90,6 +92,7 @@ public class DispatchService {
         }
         vault.put(id, spec.secrets());
         scheduler.submit(id, spec);
+        onAccept.run();
         return new Accepted(queued(record), true);
     }
 

@@ -51,6 +51,10 @@ class DispatchLifecycleIT {
         assertThat(Instant.parse(r.getString("result.finishedAt")))
                 .isAfterOrEqualTo(Instant.parse(r.getString("result.startedAt")));
         assertThat(r.getLong("result.durationMs")).isGreaterThanOrEqualTo(0);
+
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).contains("sluice_dispatches_accepted_total").contains("sluice_dispatches_running")
+                .contains("sluice_dispatches_queued").contains("sluice_dispatches_finished_total{status=\"succeeded\"}");
     }
 
     @Test

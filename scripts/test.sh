@@ -11,4 +11,7 @@ cd "$(dirname "$0")/.."
 
 scripts/docker-engine.sh
 scripts/postgres.sh >/dev/null
+# Containers of earlier test runs (the tests' worker id) would only pile up.
+stale=$(docker ps -aq --filter label=dev.sluice.worker-id=sluice-test)
+[ -z "$stale" ] || docker rm -f $stale >/dev/null
 exec ./mvnw -B -ntp verify "$@"

@@ -28,6 +28,9 @@ class IdempotencyIT {
     @Inject
     DockerClients docker;
 
+    /** Ids unique to this run: containers outlive the in-memory test store. */
+    private static final String RUN = Long.toString(System.currentTimeMillis(), 36);
+
     private static Map<String, Object> request(String id, String script) {
         Map<String, Object> body = new HashMap<>(script(script));
         body.put("id", id);
@@ -37,14 +40,14 @@ class IdempotencyIT {
 
     @Test
     void theSameIdAndBodyReturnTheExistingRecord() {
-        Map<String, Object> body = request("idem-same", "echo once");
+        Map<String, Object> body = request("idem-same-" + RUN, "echo once");
         Response first = post(body);
-        first.then().statusCode(202).header("Location", org.hamcrest.Matchers.endsWith("/v1/dispatches/idem-same"));
-        awaitTerminal("idem-same");
+        first.then().statusCode(202).header("Location", org.hamcrest.Matchers.endsWith("/v1/dispatches/idem-same-" + RUN));
+        awaitTerminal("idem-same-" + RUN);
 
         Response again = post(body);
         again.then().statusCode(202).header("Idempotent-Replayed", "true");
-        assertThat(again.jsonPath().getString("id")).isEqualTo("idem-same");
+        assertThat(again.jsonPath().getString("id")).isEqualTo("idem-same-" + RUN);
         assertThat(again.jsonPath().getString("createdAt")).isEqualTo(first.jsonPath().getString("createdAt"));
         assertThat(again.jsonPath().getString("status")).isEqualTo("succeeded");
 
@@ -52,21 +55,21 @@ class IdempotencyIT {
         Map<String, Object> rotated = new HashMap<>(body);
         rotated.put("secrets", Map.of("KEY", "value-two"));
         post(rotated).then().statusCode(202).header("Idempotent-Replayed", "true");
-        assertThat(containers("idem-same")).isEqualTo(1);
+        assertThat(containers("idem-same-" + RUN)).isEqualTo(1);
     }
 
     @Test
     void theSameIdWithADifferentBodyIsAConflictAndChangesNothing() {
-        post(request("idem-conflict", "echo original")).then().statusCode(202);
-        Response conflict = post(request("idem-conflict", "echo something else"));
+        post(request("idem-conflict-" + RUN, "echo original")).then().statusCode(202);
+        Response conflict = post(request("idem-conflict-" + RUN, "echo something else"));
         conflict.then().statusCode(409).contentType("application/problem+json");
         assertThat(conflict.asString()).doesNotContain("value-one");
-        assertThat(awaitTerminal("idem-conflict").getString("result.stdout")).isEqualTo("original\n");
+        assertThat(awaitTerminal("idem-conflict-" + RUN).getString("result.stdout")).isEqualTo("original\n");
     }
 
     @Test
     void fiftyConcurrentIdenticalPostsMakeOneDispatchAndOneContainer() throws Exception {
-        Map<String, Object> body = request("idem-concurrent", "echo exactly once");
+        Map<String, Object> body = request("idem-concurrent-" + RUN, "echo exactly once");
         ExecutorService pool = Executors.newFixedThreadPool(50);
         CountDownLatch go = new CountDownLatch(1);
         List<CompletableFuture<Response>> answers = new ArrayList<>();
@@ -85,15 +88,15 @@ class IdempotencyIT {
         for (CompletableFuture<Response> answer : answers) {
             Response r = answer.get();
             assertThat(r.statusCode()).isEqualTo(202);
-            assertThat(r.jsonPath().getString("id")).isEqualTo("idem-concurrent");
+            assertThat(r.jsonPath().getString("id")).isEqualTo("idem-concurrent-" + RUN);
             if (r.header("Idempotent-Replayed") == null) {
                 created++;
             }
         }
         pool.shutdown();
         assertThat(created).isEqualTo(1);
-        assertThat(awaitTerminal("idem-concurrent").getString("result.stdout")).isEqualTo("exactly once\n");
-        assertThat(containers("idem-concurrent")).isEqualTo(1);
+        assertThat(awaitTerminal("idem-concurrent-" + RUN).getString("result.stdout")).isEqualTo("exactly once\n");
+        assertThat(containers("idem-concurrent-" + RUN)).isEqualTo(1);
     }
 
     private int containers(String dispatchId) {

@@ -1,0 +1,89 @@
+package dev.sluice.container;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.sluice.container.FrameDemuxerTest.Recorder;
+import dev.sluice.output.SecretMasker;
+import dev.sluice.testsupport.TestDocker;
+
+/** Reading a finished container's output back from the runtime's log: whole, and by range. */
+class ContainerLogsIT {
+
+    private static DockerClients clients;
+    private static ContainerRuntime runtime;
+    private static ContainerLogs logs;
+    private static String container;
+
+    @BeforeAll
+    static void runOne() {
+        clients = TestDocker.clients();
+        runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
+        logs = new ContainerLogs(clients);
+        container = runtime.create(new ContainerSpec(TestDocker.AGENT_IMAGE,
+                List.of("sh", "-c", "seq 1 50000; echo key=SeCrEtVaLuE; seq 1 2000 >&2"), Map.of(), null, false,
+                Map.of(Labels.DISPATCH_ID, "d-logs", Labels.WORKER_ID, "logs-it"), 64L << 20, 0, 64, "none"));
+        runtime.start(container);
+        runtime.awaitExit(container);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        runtime.remove(container);
+        clients.close();
+    }
+
+    private static String seq(int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+            sb.append(i).append('\n');
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void replayGivesBothStreamsWhole() {
+        Recorder both = new Recorder();
+        Attachment.StreamEnd end = logs.replay(container, both);
+        assertThat(end.clean()).isTrue();
+        assertThat(both.out.toString(StandardCharsets.UTF_8)).isEqualTo(seq(50000) + "key=SeCrEtVaLuE\n");
+        assertThat(both.err.toString(StandardCharsets.UTF_8)).isEqualTo(seq(2000));
+    }
+
+    @Test
+    void rangesAreExactAndMaskedAcrossTheirEdges() {
+        String stdout = seq(50000) + "key=SeCrEtVaLuE\n";
+        int at = stdout.indexOf("SeCrEtVaLuE");
+        ContainerLogs.Range plain = logs.read(container, true, 100, 50, SecretMasker.NONE);
+        assertThat(new String(plain.bytes(), StandardCharsets.UTF_8)).isEqualTo(stdout.substring(100, 150));
+        assertThat(plain.endOfLog()).isFalse();
+
+        SecretMasker masker = new SecretMasker(List.of("SeCrEtVaLuE"));
+        ContainerLogs.Range edge = logs.read(container, true, at + 3, 100, masker);
+        assertThat(new String(edge.bytes(), StandardCharsets.UTF_8)).isEqualTo("********\n");
+        assertThat(edge.endOfLog()).isTrue();
+        ContainerLogs.Range before = logs.read(container, true, at - 4, 6, masker);
+        assertThat(new String(before.bytes(), StandardCharsets.UTF_8)).isEqualTo("key=**");
+
+        ContainerLogs.Range stderr = logs.read(container, false, 0, 1 << 20, SecretMasker.NONE);
+        assertThat(new String(stderr.bytes(), StandardCharsets.UTF_8)).isEqualTo(seq(2000));
+    }
+
+    @Test
+    void aRemovedContainerHasNoLog() {
+        String gone = runtime.create(new ContainerSpec(TestDocker.AGENT_IMAGE, List.of("true"), Map.of(), null, false,
+                Map.of(Labels.DISPATCH_ID, "d-gone", Labels.WORKER_ID, "logs-it"), 0, 0, 0, "none"));
+        runtime.remove(gone);
+        assertThatThrownBy(() -> logs.read(gone, true, 0, 10, SecretMasker.NONE))
+                .isInstanceOf(ContainerException.class)
+                .extracting(e -> ((ContainerException) e).reason()).isEqualTo(ContainerException.Reason.NOT_FOUND);
+    }
+}

@@ -5,8 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,10 +33,21 @@ public class DispatchStore {
 
     private final DataSource dataSource;
     private final ObjectMapper json;
+    private final FinishHook onFinish;
 
-    public DispatchStore(DataSource dataSource, ObjectMapper json) {
+    /**
+     * Work that must be committed with a result, or not at all: the callback
+     * outbox row. It runs on the same connection, inside the transaction that
+     * stores the result.
+     */
+    public interface FinishHook {
+        void finished(Connection connection, String dispatchId, Instant finishedAt) throws SQLException;
+    }
+
+    public DispatchStore(DataSource dataSource, ObjectMapper json, FinishHook onFinish) {
         this.dataSource = dataSource;
         this.json = json;
+        this.onFinish = onFinish;
     }
 
     /** A dispatch to record as queued. */
@@ -60,7 +69,7 @@ public class DispatchStore {
             ps.setString(4, write(d.spec()));
             ps.setBoolean(5, d.spec().hasSecrets());
             ps.setString(6, d.workerId());
-            ps.setObject(7, utc(d.createdAt()));
+            ps.setObject(7, Jdbc.utc(d.createdAt()));
             ps.setString(8, d.spec().callbackUrl());
             ps.setString(9, d.spec().metadata() == null ? null : write(d.spec().metadata()));
             ps.executeUpdate();
@@ -164,21 +173,49 @@ public class DispatchStore {
     /** starting → running. */
     public boolean markRunning(String id, Instant startedAt) {
         return update("UPDATE dispatches SET status = 'running', started_at = ? WHERE id = ? AND status = 'starting'",
-                utc(startedAt), id);
+                startedAt, id);
     }
 
-    /** Any non-terminal state → the result's terminal state; false when already terminal. */
+    /**
+     * Any non-terminal state → the result's terminal state, with the finish hook
+     * in the same transaction; false when already terminal.
+     */
     public boolean finish(DispatchResult result, DispatchSummary summary) {
-        return update("UPDATE dispatches SET status = ?, result = ?, summary = ?, finished_at = ?, started_at = "
-                + "COALESCE(started_at, ?) WHERE id = ? AND status NOT IN " + TERMINAL,
-                result.status().wire(), write(result), write(summary), utc(result.finishedAt()), utc(result.startedAt()), result.dispatchId());
+        return finishWhere("status NOT IN " + TERMINAL, result, summary);
     }
 
     /** queued → the result's terminal state; false when the dispatch has left the queue meanwhile. */
     public boolean finishQueued(DispatchResult result, DispatchSummary summary) {
-        return update("UPDATE dispatches SET status = ?, result = ?, summary = ?, finished_at = ? WHERE id = ? "
-                + "AND status = 'queued'", result.status().wire(), write(result), write(summary),
-                utc(result.finishedAt()), result.dispatchId());
+        return finishWhere("status = 'queued'", result, summary);
+    }
+
+    private boolean finishWhere(String condition, DispatchResult result, DispatchSummary summary) {
+        String sql = "UPDATE dispatches SET status = ?, result = ?, summary = ?, finished_at = ?, "
+                + "started_at = COALESCE(started_at, ?) WHERE id = ? AND " + condition;
+        return Jdbc.transaction(dataSource, "store result", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                Jdbc.bind(ps, result.status().wire(), write(result), write(summary), result.finishedAt(),
+                        result.startedAt(), result.dispatchId());
+                if (ps.executeUpdate() == 0) {
+                    return false;
+                }
+            }
+            onFinish.finished(c, result.dispatchId(), result.finishedAt());
+            return true;
+        });
+    }
+
+    /** The stored result, exactly as it was written: the body of every callback attempt. */
+    public Optional<String> resultText(String id) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT result FROM dispatches WHERE id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new StoreException("read result", e);
+        }
     }
 
     /** Notes a cancellation for the runner to act on; false when the dispatch is terminal or unknown. */
@@ -190,7 +227,7 @@ public class DispatchStore {
     public List<String> finishedBefore(Instant cutoff, int limit) {
         String sql = "SELECT id FROM dispatches WHERE finished_at < ? ORDER BY finished_at LIMIT ?";
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setObject(1, utc(cutoff));
+            ps.setObject(1, Jdbc.utc(cutoff));
             ps.setInt(2, limit);
             List<String> ids = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
@@ -210,14 +247,7 @@ public class DispatchStore {
     }
 
     private boolean update(String sql, Object... args) {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < args.length; i++) {
-                ps.setObject(i + 1, args[i]);
-            }
-            return ps.executeUpdate() > 0;
-        } catch (SQLException e) {
-            throw new StoreException("update dispatch", e);
-        }
+        return Jdbc.update(dataSource, "update dispatch", sql, args) > 0;
     }
 
     private Dispatch map(ResultSet rs, boolean withResult) throws SQLException {
@@ -228,9 +258,9 @@ public class DispatchStore {
                 rs.getString("id"),
                 Dispatch.Status.fromWire(rs.getString("status")),
                 rs.getString("image"),
-                instant(rs, "created_at"),
-                instant(rs, "started_at"),
-                instant(rs, "finished_at"),
+                Jdbc.instant(rs, "created_at"),
+                Jdbc.instant(rs, "started_at"),
+                Jdbc.instant(rs, "finished_at"),
                 metadata == null ? null : read(metadata, new TypeReference<Map<String, Object>>() { }),
                 rs.getString("callback_url"),
                 result == null ? null : read(result, DispatchResult.class),
@@ -241,15 +271,6 @@ public class DispatchStore {
                 rs.getString("fingerprint"));
     }
 
-    /** Timestamps travel as UTC offsets, so the JVM's time zone never shifts them. */
-    static OffsetDateTime utc(Instant instant) {
-        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
-    }
-
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
-        return t == null ? null : t.toInstant();
-    }
 
     private String write(Object value) {
         try {

@@ -14,7 +14,7 @@ public record DispatchSummary(
         boolean stdoutTruncated,
         boolean stderrTruncated) {
 
-    static DispatchSummary of(DispatchResult result, long stdoutBytes, long stderrBytes) {
+    public static DispatchSummary of(DispatchResult result, long stdoutBytes, long stderrBytes) {
         return new DispatchSummary(result.exitCode(), result.error(), result.durationMs(), stdoutBytes, stderrBytes,
                 result.stdoutOverflow() != null, result.stderrOverflow() != null);
     }

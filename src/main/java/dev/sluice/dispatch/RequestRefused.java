@@ -16,7 +16,8 @@ public final class RequestRefused extends RuntimeException {
         STORE_UNAVAILABLE,
         LOG_GONE,
         LOG_UNMASKABLE,
-        INVALID_CURSOR
+        INVALID_CURSOR,
+        NOT_REDELIVERABLE
     }
 
     private final Reason reason;

@@ -40,7 +40,7 @@ class StoreProducer {
 
     @Produces
     @Singleton
-    DispatchStore dispatchStore(Database database, ObjectMapper json) {
-        return new DispatchStore(database.dataSource(), json);
+    DispatchStore dispatchStore(Database database, ObjectMapper json, DispatchStore.FinishHook onFinish) {
+        return new DispatchStore(database.dataSource(), json, onFinish);
     }
 }

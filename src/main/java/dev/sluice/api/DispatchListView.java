@@ -3,6 +3,9 @@ package dev.sluice.api;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+
+import dev.sluice.callback.CallbackStore;
 
 import dev.sluice.dispatch.Dispatch;
 import dev.sluice.dispatch.DispatchSummary;
@@ -18,9 +21,9 @@ public record DispatchListView(List<Item> items, String next) {
             Instant finishedAt, Map<String, Object> metadata, DispatchView.CallbackView callback,
             DispatchSummary summary, DispatchView.Links links) {
 
-        static Item of(Dispatch d) {
+        static Item of(Dispatch d, Optional<CallbackStore.State> delivery) {
             return new Item(d.id(), d.status(), d.image(), d.createdAt(), d.startedAt(), d.finishedAt(), d.metadata(),
-                    DispatchView.callback(d), d.summary(), DispatchView.Links.of(d.id()));
+                    DispatchView.callback(d, delivery), d.summary(), DispatchView.Links.of(d.id()));
         }
     }
 }

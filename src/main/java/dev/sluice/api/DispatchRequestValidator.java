@@ -1,13 +1,10 @@
 package dev.sluice.api;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -18,6 +15,7 @@ import jakarta.inject.Singleton;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.sluice.callback.CallbackService;
 import dev.sluice.dispatch.DispatchConfig;
 import dev.sluice.dispatch.DispatchSpec;
 import dev.sluice.output.OutputCollector;
@@ -37,16 +35,17 @@ final class DispatchRequestValidator {
     /** Docker refuses memory limits below 6 MB. */
     private static final long MIN_MEMORY = 6L << 20;
     private static final int MAX_METADATA = 16 * 1024;
-    private static final int MAX_URL = 2048;
 
     private final DispatchConfig limits;
     private final OutputLimits caps;
+    private final CallbackService callbacks;
     private final ObjectMapper json;
 
     @Inject
-    DispatchRequestValidator(DispatchConfig limits, OutputLimits caps, ObjectMapper json) {
+    DispatchRequestValidator(DispatchConfig limits, OutputLimits caps, CallbackService callbacks, ObjectMapper json) {
         this.limits = limits;
         this.caps = caps;
+        this.callbacks = callbacks;
         this.json = json;
     }
 
@@ -211,22 +210,9 @@ final class DispatchRequestValidator {
         return requested.intValue();
     }
 
-    private static void checkCallbackUrl(String url, List<Problem.FieldError> errors) {
-        if (url == null) {
-            return;
-        }
-        if (url.length() > MAX_URL) {
-            errors.add(Problem.FieldError.of("callbackUrl", "is longer than " + MAX_URL + " characters"));
-            return;
-        }
-        try {
-            URI uri = new URI(url);
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
-                errors.add(Problem.FieldError.of("callbackUrl", "must be an absolute http or https URL"));
-            }
-        } catch (URISyntaxException e) {
-            errors.add(Problem.FieldError.of("callbackUrl", "is not a valid URL"));
+    private void checkCallbackUrl(String url, List<Problem.FieldError> errors) {
+        if (url != null) {
+            callbacks.refuse(url).ifPresent(problem -> errors.add(Problem.FieldError.of("callbackUrl", problem)));
         }
     }
 

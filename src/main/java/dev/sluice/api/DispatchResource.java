@@ -2,6 +2,8 @@ package dev.sluice.api;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -15,6 +17,8 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import dev.sluice.callback.CallbackService;
+import dev.sluice.callback.CallbackStore;
 import dev.sluice.container.ContainerLogs;
 import dev.sluice.dispatch.Dispatch;
 import dev.sluice.dispatch.DispatchLinks;
@@ -38,6 +42,8 @@ public class DispatchResource {
     Fingerprint fingerprint;
     @Inject
     ApiConfig config;
+    @Inject
+    CallbackService callbacks;
 
     /** Accepts a dispatch: 202 with the record; a repeated request with the same id and body gets the same record. */
     @POST
@@ -50,7 +56,7 @@ public class DispatchResource {
         DispatchSpec spec = validator.validate(request);
         DispatchService.Accepted accepted = service.accept(request.id(), spec, fingerprint.of(request));
         Dispatch d = accepted.dispatch();
-        return Response.accepted(DispatchView.of(d))
+        return Response.accepted(view(d))
                 .location(URI.create(DispatchLinks.self(d.id())))
                 .header(REPLAYED, accepted.created() ? null : "true")
                 .build();
@@ -59,7 +65,11 @@ public class DispatchResource {
     @GET
     @Path("{id}")
     public DispatchView get(@PathParam("id") String id) {
-        return DispatchView.of(service.get(id));
+        return view(service.get(id));
+    }
+
+    private DispatchView view(Dispatch d) {
+        return DispatchView.of(d, d.callbackUrl() == null ? Optional.empty() : callbacks.state(d.id()));
     }
 
     /** Newest first; {@code after} is the id of the last dispatch of the previous page. */
@@ -73,10 +83,13 @@ public class DispatchResource {
             throw ProblemException.invalid(List.of(Problem.FieldError.of("after", "is not a dispatch id")));
         }
         DispatchStore.Page page = service.list(wanted, size, after);
+        Map<String, CallbackStore.State> deliveries = callbacks.states(page.items().stream()
+                .filter(d -> d.callbackUrl() != null).map(Dispatch::id).toList());
         String next = page.nextAfter() == null ? null : "/v1/dispatches?" + (wanted == null ? "" : "status="
                 + wanted.wire() + "&") + "limit=" + size + "&after=" + page.nextAfter();
         Response.ResponseBuilder response = Response.ok(new DispatchListView(
-                page.items().stream().map(DispatchListView.Item::of).toList(), next));
+                page.items().stream().map(d -> DispatchListView.Item.of(d, Optional.ofNullable(deliveries.get(d.id()))))
+                        .toList(), next));
         if (next != null) {
             response.header("Link", "<" + next + ">; rel=\"next\"");
         }
@@ -98,8 +111,16 @@ public class DispatchResource {
     public Response cancel(@PathParam("id") String id) {
         DispatchService.Cancelled cancelled = service.cancel(id);
         return Response.status(cancelled.stopping() ? Response.Status.ACCEPTED : Response.Status.OK)
-                .entity(DispatchView.of(cancelled.dispatch()))
+                .entity(view(cancelled.dispatch()))
                 .build();
+    }
+
+    /** Sends the stored result to the callback URL again, with the same webhook-id and body. */
+    @POST
+    @Path("{id}/redeliver")
+    public Response redeliver(@PathParam("id") String id) {
+        callbacks.redeliver(service.get(id));
+        return Response.accepted(view(service.get(id))).build();
     }
 
     /**

@@ -1,9 +1,14 @@
 package dev.sluice.api;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+import dev.sluice.callback.CallbackStore;
 
 import dev.sluice.dispatch.Dispatch;
 import dev.sluice.dispatch.DispatchLinks;
@@ -30,16 +35,31 @@ public record DispatchView(
         }
     }
 
-    /** Delivery state of the result to the callback URL; null when the dispatch has none. */
-    public record CallbackView(String url, String state, int attempts, Integer lastStatus, Instant nextAttemptAt) {
+    /**
+     * Delivery of the result to the callback URL; null when the dispatch has
+     * none. {@code state} is pending (until delivered, including before the
+     * dispatch finishes), delivered or dead; {@code history} lists the latest
+     * attempts, and only on a single record.
+     */
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    @JsonPropertyOrder({"url", "state", "attempts", "lastStatus", "nextAttemptAt", "lastError", "deliveredAt", "history"})
+    public record CallbackView(String url, @JsonInclude(JsonInclude.Include.ALWAYS) String state,
+            @JsonInclude(JsonInclude.Include.ALWAYS) int attempts, @JsonInclude(JsonInclude.Include.ALWAYS) Integer lastStatus,
+            @JsonInclude(JsonInclude.Include.ALWAYS) Instant nextAttemptAt, String lastError, Instant deliveredAt,
+            List<CallbackStore.AttemptView> history) {
     }
 
-    static DispatchView of(Dispatch d) {
+    static DispatchView of(Dispatch d, Optional<CallbackStore.State> delivery) {
         return new DispatchView(d.id(), d.status(), d.image(), d.createdAt(), d.startedAt(), d.finishedAt(),
-                d.metadata(), callback(d), d.result(), Links.of(d.id()));
+                d.metadata(), callback(d, delivery), d.result(), Links.of(d.id()));
     }
 
-    static CallbackView callback(Dispatch d) {
-        return d.callbackUrl() == null ? null : new CallbackView(d.callbackUrl(), "pending", 0, null, null);
+    static CallbackView callback(Dispatch d, Optional<CallbackStore.State> delivery) {
+        if (d.callbackUrl() == null) {
+            return null;
+        }
+        return delivery.map(s -> new CallbackView(d.callbackUrl(), s.state(), s.attempts(), s.lastStatus(),
+                        s.nextAttemptAt(), s.lastError(), s.deliveredAt(), s.history()))
+                .orElseGet(() -> new CallbackView(d.callbackUrl(), "pending", 0, null, null, null, null, List.of()));
     }
 }

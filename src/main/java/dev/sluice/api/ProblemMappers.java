@@ -55,6 +55,7 @@ public class ProblemMappers {
             case LOG_UNMASKABLE -> respond(410, "log-unmaskable", "The log cannot be served masked", e);
             case INVALID_CURSOR -> problem(ProblemException.invalid(List.of(Problem.FieldError.of("after",
                     e.getMessage()))));
+            case NOT_REDELIVERABLE -> respond(409, "not-redeliverable", "There is no result to deliver again", e);
         };
     }
 

@@ -1,0 +1,190 @@
+package dev.sluice.callback;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.SSLException;
+
+import org.apache.hc.client5.http.classic.methods.HttpPost;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ConnectionClosedException;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.NoHttpResponseException;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * One POST of a callback. It never follows redirects, never retries on its own
+ * and uses no proxy; it connects only to addresses the {@link GuardedDnsResolver}
+ * permits; and an attempt is cut at the attempt timeout however slowly the
+ * receiver answers.
+ */
+final class CallbackClient implements AutoCloseable {
+
+    /** Why an attempt got no HTTP answer. */
+    enum Failure {
+        REFUSED_ADDRESS("refused_address"),
+        UNRESOLVED("unresolved"),
+        CONNECT("connect"),
+        TIMEOUT("timeout"),
+        RESET("reset"),
+        TLS("tls"),
+        IO("io");
+
+        final String reason;
+
+        Failure(String reason) {
+            this.reason = reason;
+        }
+    }
+
+    /** What one attempt got: an HTTP status, or the failure that prevented one. */
+    record Attempt(Integer status, Optional<Duration> retryAfter, Failure failure, String detail, long durationMs) {
+
+        boolean delivered() {
+            return status != null && status >= 200 && status < 300;
+        }
+    }
+
+    private static final int MAX_DISCARDED_BODY = 64 * 1024;
+
+    private final CloseableHttpClient http;
+    private final ScheduledExecutorService timer;
+    private final Duration attemptTimeout;
+
+    CallbackClient(GuardedDnsResolver resolver, Duration connectTimeout, Duration attemptTimeout, int maxConnections,
+            int maxPerHost, ScheduledExecutorService timer) {
+        this.timer = timer;
+        this.attemptTimeout = attemptTimeout;
+        this.http = HttpClients.custom()
+                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+                        .setDnsResolver(resolver)
+                        .setMaxConnTotal(maxConnections)
+                        .setMaxConnPerRoute(maxPerHost)
+                        .setDefaultConnectionConfig(ConnectionConfig.custom()
+                                .setConnectTimeout(Timeout.of(connectTimeout))
+                                .setSocketTimeout(Timeout.of(attemptTimeout))
+                                .build())
+                        .build())
+                .disableRedirectHandling()
+                .disableAutomaticRetries()
+                .disableCookieManagement()
+                .disableAuthCaching()
+                .setUserAgent("sluice-callback/1")
+                .build();
+    }
+
+    Attempt post(URI url, Map<String, String> headers, byte[] body) {
+        HttpPost post = new HttpPost(url);
+        headers.forEach(post::setHeader);
+        post.setEntity(new ByteArrayEntity(body, ContentType.APPLICATION_JSON));
+        long start = System.nanoTime();
+        // The socket timeout bounds each read; this bounds the whole attempt.
+        ScheduledFuture<?> deadline = timer.schedule(post::cancel, attemptTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            return http.execute(post, response -> {
+                discardBody(response.getEntity() == null ? null : response.getEntity().getContent());
+                Header retryAfter = response.getFirstHeader("Retry-After");
+                return new Attempt(response.getCode(), retryAfter == null ? Optional.empty()
+                        : parseRetryAfter(retryAfter.getValue(), Instant.now()), null, null, millisSince(start));
+            });
+        } catch (IOException e) {
+            Failure failure = post.isCancelled() ? Failure.TIMEOUT : classify(e);
+            return new Attempt(null, Optional.empty(), failure, detail(failure, e), millisSince(start));
+        } finally {
+            deadline.cancel(false);
+        }
+    }
+
+    private static void discardBody(InputStream body) throws IOException {
+        if (body == null) {
+            return;
+        }
+        try (body) {
+            byte[] sink = new byte[8192];
+            int total = 0;
+            int n;
+            while (total < MAX_DISCARDED_BODY && (n = body.read(sink)) >= 0) {
+                total += n;
+            }
+        }
+    }
+
+    static Failure classify(IOException e) {
+        if (e instanceof GuardedDnsResolver.RefusedAddress) {
+            return Failure.REFUSED_ADDRESS;
+        }
+        if (e instanceof UnknownHostException) {
+            return Failure.UNRESOLVED;
+        }
+        if (e instanceof ConnectException) {
+            return Failure.CONNECT;
+        }
+        if (e instanceof InterruptedIOException) {
+            return Failure.TIMEOUT; // socket and connect timeouts
+        }
+        if (e instanceof NoHttpResponseException || e instanceof ConnectionClosedException || e instanceof SocketException) {
+            return Failure.RESET;
+        }
+        if (e instanceof SSLException) {
+            return Failure.TLS;
+        }
+        return Failure.IO;
+    }
+
+    private static String detail(Failure failure, IOException e) {
+        return switch (failure) {
+            case REFUSED_ADDRESS -> e.getMessage();
+            case UNRESOLVED -> "host did not resolve";
+            case CONNECT -> "connection refused or unreachable";
+            case TIMEOUT -> "no complete answer within the attempt timeout";
+            case RESET -> "connection closed without an answer";
+            case TLS -> "TLS handshake failed";
+            case IO -> "transport error";
+        };
+    }
+
+    /** Retry-After as delay-seconds or an HTTP date; anything else is ignored. */
+    static Optional<Duration> parseRetryAfter(String value, Instant now) {
+        String v = value.strip();
+        try {
+            long seconds = Long.parseLong(v);
+            return seconds >= 0 ? Optional.of(Duration.ofSeconds(seconds)) : Optional.empty();
+        } catch (NumberFormatException e) {
+            try {
+                Duration until = Duration.between(now, ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+                return Optional.of(until.isNegative() ? Duration.ZERO : until);
+            } catch (DateTimeParseException e2) {
+                return Optional.empty();
+            }
+        }
+    }
+
+    private static long millisSince(long start) {
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    @Override
+    public void close() throws IOException {
+        http.close();
+    }
+}

@@ -1,0 +1,54 @@
+package dev.sluice.callback;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Delivery of results to callback URLs (DESIGN "Callback delivery"). */
+@ConfigMapping(prefix = "sluice.callback")
+public interface CallbackConfig {
+
+    /**
+     * Standard Webhooks secrets ({@code whsec_<base64>}), comma-separated. The
+     * first signs; every one gives a signature, so receivers can rotate. Without
+     * any, dispatches with a callback URL are refused.
+     */
+    Optional<List<String>> signingSecrets();
+
+    /** Hosts, IP addresses or CIDRs that may be called back despite the SSRF rules (internal receivers). */
+    Optional<List<String>> allowedHosts();
+
+    /** Delay before each attempt, from the previous one; jitter is added. Its length is the number of attempts. */
+    @WithDefault("0s,5s,5m,30m,2h,5h,10h,14h,20h,24h")
+    List<Duration> retrySchedule();
+
+    /** Jitter on each delay, as a fraction of it (0.2 is ±20 %). */
+    @WithDefault("0.2")
+    double jitter();
+
+    /** The most one attempt may take, from connecting to the end of the answer. */
+    @WithDefault("15s")
+    Duration attemptTimeout();
+
+    @WithDefault("5s")
+    Duration connectTimeout();
+
+    /** Deliveries in flight at once. */
+    @WithDefault("32")
+    int maxConcurrent();
+
+    /** Deliveries in flight at once to one receiving host, so a slow receiver cannot starve the others. */
+    @WithDefault("4")
+    int maxPerHost();
+
+    /** How often the outbox is looked at for due deliveries (a finished dispatch is also sent at once). */
+    @WithDefault("1s")
+    Duration pollInterval();
+
+    /** The longest Retry-After honoured; a receiver cannot park a delivery for longer. */
+    @WithDefault("24h")
+    Duration maxRetryAfter();
+}

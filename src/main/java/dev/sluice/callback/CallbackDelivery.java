@@ -1,0 +1,162 @@
+package dev.sluice.callback;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+
+import org.jboss.logging.Logger;
+
+import dev.sluice.dispatch.DispatchStore;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * Sends what the outbox has due: claims deliveries, signs each attempt, POSTs
+ * it, and records the outcome with the time of the next attempt. Only 2xx
+ * delivers; 410 gives up at once; anything else is tried again on the
+ * schedule (never before a Retry-After) until the round is exhausted and the
+ * delivery is dead-lettered. A receiving host gets at most {@code maxPerHost}
+ * attempts at once, so one slow receiver cannot hold every sender.
+ */
+public final class CallbackDelivery {
+
+    private static final Logger LOG = Logger.getLogger(CallbackDelivery.class);
+
+    private final CallbackStore outbox;
+    private final DispatchStore dispatches;
+    private final CallbackClient client;
+    private final WebhookSigner signer;
+    private final RetrySchedule schedule;
+    private final Clock clock;
+    private final String worker;
+    private final Duration lease;
+    private final ExecutorService senders;
+    private final Semaphore capacity;
+    private final int maxPerHost;
+    private final Map<String, Semaphore> hosts = new ConcurrentHashMap<>();
+    private final MeterRegistry metrics;
+
+    CallbackDelivery(CallbackStore outbox, DispatchStore dispatches, CallbackClient client, WebhookSigner signer,
+            RetrySchedule schedule, Clock clock, String worker, Duration attemptTimeout, ExecutorService senders,
+            int maxConcurrent, int maxPerHost, MeterRegistry metrics) {
+        this.outbox = outbox;
+        this.dispatches = dispatches;
+        this.client = client;
+        this.signer = signer;
+        this.schedule = schedule;
+        this.clock = clock;
+        this.worker = worker;
+        // A claim outlives any attempt, so it is only ever taken over from a worker that died.
+        this.lease = attemptTimeout.multipliedBy(2).plusSeconds(30);
+        this.senders = senders;
+        this.capacity = new Semaphore(maxConcurrent);
+        this.maxPerHost = maxPerHost;
+        this.metrics = metrics;
+    }
+
+    /** Claims due deliveries up to the free capacity and starts them; returns how many it started. */
+    public int sendDue() {
+        int free = capacity.availablePermits();
+        if (free == 0) {
+            return 0;
+        }
+        Instant now = clock.instant();
+        List<CallbackStore.Due> due = outbox.claim(now, free, worker, now.plus(lease));
+        int started = 0;
+        for (CallbackStore.Due d : due) {
+            Semaphore host = hosts.computeIfAbsent(hostOf(d.url()), h -> new Semaphore(maxPerHost));
+            if (!host.tryAcquire()) {
+                outbox.release(d.dispatchId(), worker); // its host is busy: leave it for the next round
+                continue;
+            }
+            if (!capacity.tryAcquire()) {
+                host.release();
+                outbox.release(d.dispatchId(), worker);
+                continue;
+            }
+            started++;
+            senders.execute(() -> {
+                try {
+                    attempt(d);
+                } catch (RuntimeException e) {
+                    // The claim lapses and the delivery is tried again; nothing is lost.
+                    LOG.errorf("callback %s: attempt could not be recorded: %s", d.webhookId(), e.getMessage());
+                } finally {
+                    host.release();
+                    capacity.release();
+                }
+            });
+        }
+        return started;
+    }
+
+    private void attempt(CallbackStore.Due due) {
+        Optional<String> result = dispatches.resultText(due.dispatchId());
+        if (result.isEmpty()) {
+            return; // the record is gone (reaped): nothing to deliver
+        }
+        byte[] body = result.get().getBytes(StandardCharsets.UTF_8);
+        long timestamp = clock.instant().getEpochSecond();
+        Map<String, String> headers = Map.of(
+                "webhook-id", due.webhookId(),
+                "webhook-timestamp", Long.toString(timestamp),
+                "webhook-signature", signer.sign(due.webhookId(), timestamp, body));
+        CallbackClient.Attempt attempt = client.post(URI.create(due.url()), headers, body);
+        CallbackStore.Outcome outcome = outcome(due, attempt);
+        outbox.record(due, worker, outcome);
+        count(attempt, outcome);
+        LOG.infof("callback %s attempt %d to %s: %s in %d ms%s", due.webhookId(), due.roundAttempts() + 1,
+                redacted(due.url()), attempt.status() != null ? "HTTP " + attempt.status() : attempt.failure().reason,
+                attempt.durationMs(), outcome.state().equals("pending") ? ", next at " + outcome.nextAttemptAt()
+                        : ", " + outcome.state());
+    }
+
+    private CallbackStore.Outcome outcome(CallbackStore.Due due, CallbackClient.Attempt attempt) {
+        Instant now = clock.instant();
+        String error = attempt.status() != null ? null : attempt.detail();
+        if (attempt.delivered()) {
+            return new CallbackStore.Outcome("delivered", null, attempt.status(), null, now, attempt.durationMs());
+        }
+        if (attempt.status() != null && attempt.status() == 410) {
+            return new CallbackStore.Outcome("dead", null, 410, "receiver answered 410 Gone", now, attempt.durationMs());
+        }
+        Optional<Instant> next = schedule.next(due.roundAttempts() + 1, now, attempt.retryAfter());
+        return next.map(at -> new CallbackStore.Outcome("pending", at, attempt.status(), error, now, attempt.durationMs()))
+                .orElseGet(() -> new CallbackStore.Outcome("dead", null, attempt.status(),
+                        error != null ? error : "no 2xx answer within the retry schedule", now, attempt.durationMs()));
+    }
+
+    private void count(CallbackClient.Attempt attempt, CallbackStore.Outcome outcome) {
+        metrics.counter("sluice.callbacks.attempts").increment();
+        if (attempt.delivered()) {
+            metrics.counter("sluice.callbacks.delivered").increment();
+        } else {
+            String reason = attempt.status() == null ? attempt.failure().reason
+                    : attempt.status() >= 300 && attempt.status() < 400 ? "redirect" : "http_" + attempt.status() / 100 + "xx";
+            metrics.counter("sluice.callbacks.failures", "reason", reason).increment();
+        }
+        if (outcome.state().equals("dead")) {
+            metrics.counter("sluice.callbacks.dead").increment();
+        }
+    }
+
+    private static String hostOf(String url) {
+        URI uri = URI.create(url);
+        return (uri.getHost() + ":" + uri.getPort()).toLowerCase(Locale.ROOT);
+    }
+
+    /** Scheme, host, port and path: a query string may carry a receiver's token. */
+    private static String redacted(String url) {
+        URI uri = URI.create(url);
+        return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() > 0 ? ":" + uri.getPort() : "")
+                + (uri.getRawPath() == null ? "" : uri.getRawPath());
+    }
+}

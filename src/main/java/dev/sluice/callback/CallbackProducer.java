@@ -1,0 +1,108 @@
+package dev.sluice.callback;
+
+import java.net.InetAddress;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import dev.sluice.dispatch.Database;
+import dev.sluice.dispatch.DispatchStore;
+import dev.sluice.dispatch.Worker;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
+import io.smallrye.common.annotation.Identifier;
+
+class CallbackProducer {
+
+    private static final Logger LOG = Logger.getLogger(CallbackProducer.class);
+
+    /** Checked at start-up: a worker with a malformed secret or schedule refuses to start. */
+    @Produces
+    @Singleton
+    @Startup
+    WebhookSigner signer(CallbackConfig config) {
+        WebhookSigner signer = new WebhookSigner(config.signingSecrets().orElse(List.of()));
+        if (!signer.canSign()) {
+            LOG.warn("no sluice.callback.signing-secrets: dispatches with a callback URL will be refused");
+        }
+        return signer;
+    }
+
+    @Produces
+    @Singleton
+    RetrySchedule schedule(CallbackConfig config) {
+        SecureRandom random = new SecureRandom();
+        return new RetrySchedule(config.retrySchedule(), config.jitter(), config.maxRetryAfter(), random::nextDouble);
+    }
+
+    @Produces
+    @Singleton
+    AddressPolicy addressPolicy(CallbackConfig config) {
+        return new AddressPolicy(config.allowedHosts().orElse(List.of()));
+    }
+
+    @Produces
+    @Singleton
+    CallbackUrlPolicy urlPolicy(AddressPolicy addresses) {
+        return new CallbackUrlPolicy(addresses);
+    }
+
+    /** The outbox is written in the same transaction as each result, through this hook. */
+    @Produces
+    @Singleton
+    CallbackStore outbox(Database database, RetrySchedule schedule, Clock clock) {
+        return new CallbackStore(database.dataSource(), () -> schedule.first(clock.instant()));
+    }
+
+    @Produces
+    @Singleton
+    @Identifier("callback-senders")
+    ExecutorService senders(CallbackConfig config) {
+        return Executors.newFixedThreadPool(config.maxConcurrent(), r -> {
+            Thread t = new Thread(r, "callback-sender");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    void close(@Disposes @Identifier("callback-senders") ExecutorService senders) {
+        senders.shutdownNow();
+    }
+
+    @Produces
+    @Singleton
+    CallbackClient client(AddressPolicy addresses, CallbackConfig config) {
+        ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "callback-deadline");
+            t.setDaemon(true);
+            return t;
+        });
+        return new CallbackClient(new GuardedDnsResolver(addresses, InetAddress::getAllByName), config.connectTimeout(),
+                config.attemptTimeout(), config.maxConcurrent(), config.maxPerHost(), deadlines);
+    }
+
+    @Produces
+    @Singleton
+    CallbackDelivery delivery(CallbackStore outbox, DispatchStore dispatches, CallbackClient client,
+            WebhookSigner signer, RetrySchedule schedule, Clock clock, Worker worker, CallbackConfig config,
+            @Identifier("callback-senders") ExecutorService senders, MeterRegistry metrics) {
+        return new CallbackDelivery(outbox, dispatches, client, signer, schedule, clock, worker.id(),
+                config.attemptTimeout(), senders, config.maxConcurrent(), config.maxPerHost(), metrics);
+    }
+
+    @Produces
+    @Singleton
+    CallbackService service(CallbackStore outbox, CallbackUrlPolicy urls, WebhookSigner signer, Clock clock,
+            CallbackJobs jobs) {
+        return new CallbackService(outbox, urls, signer, clock, jobs::wake);
+    }
+}

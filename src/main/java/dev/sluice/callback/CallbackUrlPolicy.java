@@ -1,0 +1,89 @@
+package dev.sluice.callback;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The intake check on a dispatch's callback URL, before anything is stored.
+ * It refuses what is never a legitimate receiver or is spelled to slip past a
+ * check: other schemes, user info, hosts the URI parser cannot name, numeric
+ * hosts in other than canonical form ({@code 127.1}, {@code 2130706433},
+ * {@code 0177.0.0.1}, {@code 0x7f.0.0.1}, {@code [::ffff:127.0.0.1]}),
+ * forbidden IP literals and localhost names. Odd spellings are refused even
+ * when the address they spell is on the allow-list. Names are not resolved here: the addresses they resolve to are checked
+ * when connecting ({@link GuardedDnsResolver}).
+ */
+public final class CallbackUrlPolicy {
+
+    private static final int MAX_LENGTH = 2048;
+    private static final Pattern NUMERIC_LABEL = Pattern.compile("0x[0-9a-f]*|[0-9]+");
+
+    private final AddressPolicy addresses;
+
+    public CallbackUrlPolicy(AddressPolicy addresses) {
+        this.addresses = addresses;
+    }
+
+    /** Why the URL is refused, or empty when it may be used. */
+    public Optional<String> problem(String url) {
+        if (url.length() > MAX_LENGTH) {
+            return Optional.of("is longer than " + MAX_LENGTH + " characters");
+        }
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            return Optional.of("is not a valid URL");
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            return Optional.of("must be an http or https URL");
+        }
+        if (uri.getRawUserInfo() != null || (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@"))) {
+            return Optional.of("must not carry user information");
+        }
+        String host = uri.getHost();
+        if (host == null || host.isEmpty()) {
+            return Optional.of("has no host the worker can read");
+        }
+        host = host.toLowerCase(Locale.ROOT);
+        if (host.endsWith(".")) {
+            host = host.substring(0, host.length() - 1);
+        }
+        if (addresses.allowsHost(host)) {
+            return Optional.empty();
+        }
+        Optional<InetAddress> literal = IpLiteral.parse(host);
+        if (literal.isPresent() && host.contains(":")
+                && (literal.get() instanceof Inet4Address || AddressPolicy.embeddedIpv4(literal.get()).isPresent())) {
+            // ::ffff:127.0.0.1 and kin: an IPv4 address has one canonical spelling, and this is not it.
+            return Optional.of("spells an IPv4 address in IPv6 form");
+        }
+        if (literal.isPresent()) {
+            return addresses.permits(literal.get()) ? Optional.empty()
+                    : Optional.of("points at an address callbacks may not reach (loopback, private, link-local or reserved)");
+        }
+        if (looksNumeric(host)) {
+            return Optional.of("spells an IP address in a form that is not canonical");
+        }
+        if (host.equals("localhost") || host.endsWith(".localhost")) {
+            return Optional.of("points at this machine");
+        }
+        return Optional.empty();
+    }
+
+    /** Every label a number (decimal, octal or hex), as inet_aton would read it. */
+    private static boolean looksNumeric(String host) {
+        for (String label : host.split("\\.", -1)) {
+            if (!NUMERIC_LABEL.matcher(label).matches()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

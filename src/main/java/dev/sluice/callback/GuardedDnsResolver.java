@@ -1,0 +1,57 @@
+package dev.sluice.callback;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+
+import org.apache.hc.client5.http.DnsResolver;
+
+/**
+ * Resolves a callback host and keeps only the addresses the policy permits,
+ * so the client can only ever connect to a permitted address: a name that
+ * resolved to a public address at intake and to a private one at delivery
+ * (DNS rebinding) is refused here, before any connection.
+ */
+final class GuardedDnsResolver implements DnsResolver {
+
+    /** A host whose every address is refused. Subclasses UnknownHostException so the client stops before connecting. */
+    static final class RefusedAddress extends UnknownHostException {
+        RefusedAddress(String host) {
+            super(host + " resolves only to addresses callbacks may not reach");
+        }
+    }
+
+    /** Name resolution, the system's by default. */
+    interface Lookup {
+        InetAddress[] all(String host) throws UnknownHostException;
+    }
+
+    private final AddressPolicy policy;
+    private final Lookup lookup;
+
+    GuardedDnsResolver(AddressPolicy policy, Lookup lookup) {
+        this.policy = policy;
+        this.lookup = lookup;
+    }
+
+    @Override
+    public InetAddress[] resolve(String host) throws UnknownHostException {
+        InetAddress[] all = IpLiteral.parse(host).map(a -> new InetAddress[] {a}).orElse(null);
+        if (all == null) {
+            all = lookup.all(host);
+        }
+        if (policy.allowsHost(host)) {
+            return all;
+        }
+        InetAddress[] permitted = Arrays.stream(all).filter(policy::permits).toArray(InetAddress[]::new);
+        if (permitted.length == 0) {
+            throw new RefusedAddress(host);
+        }
+        return permitted;
+    }
+
+    @Override
+    public String resolveCanonicalHostname(String host) {
+        return host;
+    }
+}

@@ -23,11 +23,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-
 import dev.sluice.output.Overflow;
+import dev.sluice.testsupport.StoreFixtures;
 
 /**
  * The store against both databases it supports, through the same migration:
@@ -59,20 +56,11 @@ class DispatchStoreIT {
         Flyway flyway = Flyway.configure().dataSource(ds).locations("classpath:db/migration").cleanDisabled(false).load();
         flyway.clean();
         flyway.migrate();
-        return new DispatchStore(ds, json());
-    }
-
-    static ObjectMapper json() {
-        return new ObjectMapper().registerModule(new JavaTimeModule())
-                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-                .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS);
+        return new DispatchStore(ds, StoreFixtures.json(), (c, id, at) -> { });
     }
 
     static DispatchSpec spec(String image) {
-        return new DispatchSpec(image, List.of("sh", "-c", "echo hi"), Map.of("MODE", "strict"),
-                Map.of("API_KEY", "the-secret-value"), List.of("API_KEY"), "input text", "/work", Duration.ofMinutes(15),
-                1L << 30, 1_000_000_000L, 256, "none", 4 << 20, 256 << 10, "https://cp.example/hook",
-                Map.of("task", "review-42", "attempt", 2));
+        return StoreFixtures.spec(image, "https://cp.example/hook");
     }
 
     private static DispatchResult result(String id, Dispatch.Status status, String stdout) {
@@ -81,7 +69,7 @@ class DispatchStoreIT {
     }
 
     private static DispatchSummary summary(DispatchResult r) {
-        return DispatchSummary.of(r, 9, 0);
+        return StoreFixtures.summary(r);
     }
 
     @ParameterizedTest(name = "{0}")

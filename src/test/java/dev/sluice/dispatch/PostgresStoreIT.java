@@ -1,12 +1,15 @@
 package dev.sluice.dispatch;
 
 import static dev.sluice.testsupport.Dispatches.awaitTerminal;
+import static dev.sluice.testsupport.Dispatches.get;
 import static dev.sluice.testsupport.Dispatches.script;
 import static dev.sluice.testsupport.Dispatches.submit;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -14,6 +17,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.testsupport.Profiles;
+import dev.sluice.testsupport.Receiver;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
@@ -38,5 +42,20 @@ class PostgresStoreIT {
         assertThat(r.getString("metadata.task")).isEqualTo("pg");
         given().queryParam("status", "succeeded").queryParam("limit", 100).get("/v1/dispatches").then().statusCode(200)
                 .body("items.id", org.hamcrest.Matchers.hasItem(id));
+    }
+
+    @Test
+    void callbacksAreClaimedRetriedAndRecordedOnPostgres() {
+        try (Receiver receiver = Receiver.on("127.0.0.1")) {
+            receiver.then(Receiver.status(500));
+            Map<String, Object> body = new HashMap<>(script("echo delivered from postgres"));
+            body.put("callbackUrl", receiver.url("/hook"));
+            String id = submit(body);
+            JsonPath r = await().atMost(Duration.ofSeconds(30)).until(() -> get(id),
+                    d -> "delivered".equals(d.getString("callback.state")));
+            assertThat(r.getInt("callback.attempts")).isEqualTo(2);
+            assertThat(r.getList("callback.history.status", Integer.class)).containsExactly(500, 200);
+            assertThat(receiver.requests()).extracting(q -> q.header("webhook-id")).containsOnly("msg_" + id);
+        }
     }
 }

@@ -1,0 +1,122 @@
+package dev.sluice.callback;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import org.flywaydb.core.Flyway;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.sluice.dispatch.Dispatch;
+import dev.sluice.dispatch.DispatchResult;
+import dev.sluice.dispatch.DispatchSpec;
+import dev.sluice.dispatch.DispatchStore;
+import dev.sluice.testsupport.Receiver;
+import dev.sluice.testsupport.Signatures;
+import dev.sluice.testsupport.StoreFixtures;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * The outbox outlives the worker: deliveries pending when a worker stops are
+ * sent by the next one over the same store, with the same webhook-id and body,
+ * and a claim held by a worker that died is taken over once its lease lapses.
+ */
+class CallbackRestartIT {
+
+    private final Receiver receiver = Receiver.on("127.0.0.1");
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final ExecutorService senders = Executors.newFixedThreadPool(4);
+
+    @AfterEach
+    void close() {
+        receiver.close();
+        timer.shutdownNow();
+        senders.shutdownNow();
+    }
+
+    /** One worker's view of the store: a fresh connection pool over the same database file. */
+    private record Worker(DispatchStore dispatches, CallbackStore outbox, CallbackDelivery delivery) {
+    }
+
+    private Worker start(Path db, String name, Clock clock) {
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:file:" + db + ";DB_CLOSE_ON_EXIT=FALSE");
+        Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+        RetrySchedule schedule = new RetrySchedule(List.of(Duration.ZERO, Duration.ofMillis(200), Duration.ofMillis(200)),
+                0, Duration.ofHours(1), () -> 0.5);
+        CallbackStore outbox = new CallbackStore(ds, () -> schedule.first(clock.instant()));
+        DispatchStore dispatches = new DispatchStore(ds, StoreFixtures.json(), outbox);
+        CallbackClient client = new CallbackClient(new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")),
+                InetAddress::getAllByName), Duration.ofSeconds(2), Duration.ofSeconds(2), 4, 4, timer);
+        CallbackDelivery delivery = new CallbackDelivery(outbox, dispatches, client,
+                new WebhookSigner(Signatures.TEST_SECRETS), schedule, clock, name, Duration.ofSeconds(2), senders, 4, 4,
+                new SimpleMeterRegistry());
+        return new Worker(dispatches, outbox, delivery);
+    }
+
+    private static void finished(DispatchStore store, String id, String callbackUrl) {
+        DispatchSpec spec = StoreFixtures.spec("img:1", callbackUrl);
+        store.insert(new DispatchStore.NewDispatch(id, spec, "fp", "w", Instant.now()));
+        DispatchResult result = new DispatchResult(id, Dispatch.Status.SUCCEEDED, 0, null, "img:1", Instant.now(),
+                Instant.now(), 5L, "the answer\n", "", null, null, new DispatchResult.Logs("/a", "/b", false, false),
+                Map.of("task", "t"));
+        assertThat(store.finish(result, StoreFixtures.summary(result))).isTrue();
+    }
+
+    @Test
+    void aDeliveryPendingWhenTheWorkerStopsIsSentByTheNextWithTheSameIdAndBody() throws Exception {
+        Path db = Files.createTempDirectory("sluice-restart").resolve("store");
+        receiver.then(Receiver.status(500));
+
+        Worker first = start(db, "worker-a", Clock.systemUTC());
+        finished(first.dispatches(), "d-restart", receiver.url("/hook"));
+        first.delivery().sendDue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> first.outbox().state("d-restart").orElseThrow().attempts() == 1);
+        // worker-a stops here: its objects are dropped, the database file stays.
+
+        Worker second = start(db, "worker-b", Clock.systemUTC());
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            second.delivery().sendDue();
+            return "delivered".equals(second.outbox().state("d-restart").orElseThrow().state());
+        });
+        List<Receiver.Request> requests = receiver.requests();
+        assertThat(requests).hasSize(2);
+        assertThat(requests).extracting(r -> r.header("webhook-id")).containsOnly("msg_d-restart");
+        assertThat(requests.get(1).bodyText()).isEqualTo(requests.get(0).bodyText())
+                .isEqualTo(second.dispatches().resultText("d-restart").orElseThrow());
+        assertThat(requests).allMatch(r -> Signatures.verifies(r, Signatures.TEST_SECRETS.get(0)));
+    }
+
+    @Test
+    void aClaimHeldByADeadWorkerIsTakenOverWhenItsLeaseLapses() throws Exception {
+        Path db = Files.createTempDirectory("sluice-lease").resolve("store");
+        Worker dead = start(db, "worker-dead", Clock.systemUTC());
+        finished(dead.dispatches(), "d-lease", receiver.url("/hook"));
+        Instant now = Instant.now();
+        // worker-dead claimed it and died before attempting.
+        assertThat(dead.outbox().claim(now, 10, "worker-dead", now.plusSeconds(60))).hasSize(1);
+
+        Worker alive = start(db, "worker-alive", Clock.systemUTC());
+        assertThat(alive.delivery().sendDue()).isZero();
+        assertThat(receiver.requests()).isEmpty();
+
+        Worker later = start(db, "worker-alive", Clock.fixed(now.plusSeconds(61), ZoneOffset.UTC));
+        assertThat(later.delivery().sendDue()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests().size() == 1);
+        assertThat(receiver.requests().get(0).header("webhook-id")).isEqualTo("msg_d-lease");
+    }
+}

@@ -76,15 +76,21 @@ public final class Receiver implements AutoCloseable {
     private final AtomicInteger connections = new AtomicInteger();
     private final List<Socket> open = Collections.synchronizedList(new ArrayList<>());
 
-    private Receiver(InetAddress address) throws IOException {
+    private Receiver(InetAddress address, int port) throws IOException {
         this.server = new ServerSocket();
-        server.bind(new InetSocketAddress(address, 0));
+        server.setReuseAddress(true);
+        server.bind(new InetSocketAddress(address, port));
         handlers.execute(this::accept);
     }
 
     public static Receiver on(String address) {
+        return on(address, 0);
+    }
+
+    /** A receiver on a chosen port: one that was down can come back where it was. */
+    public static Receiver on(String address, int port) {
         try {
-            return new Receiver(InetAddress.getByName(address));
+            return new Receiver(InetAddress.getByName(address), port);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

@@ -50,6 +50,8 @@ public class ProblemMappers {
             case ENGINE_UNAVAILABLE -> respond(new Problem(Problem.type("engine-unavailable"),
                     "The container engine is unavailable", 503, e.getMessage(), null, null),
                     Map.of("Retry-After", retryAfter));
+            case SHUTTING_DOWN -> respond(new Problem(Problem.type("shutting-down"), "The worker is shutting down", 503,
+                    e.getMessage(), null, null), Map.of("Retry-After", retryAfter));
             case STORE_UNAVAILABLE -> storeUnavailable(retryAfter);
             case LOG_GONE -> respond(410, "log-gone", "The log is no longer available", e);
             case LOG_UNMASKABLE -> respond(410, "log-unmaskable", "The log cannot be served masked", e);

@@ -15,6 +15,7 @@ import java.util.concurrent.Semaphore;
 
 import org.jboss.logging.Logger;
 
+import dev.sluice.dispatch.CrashPoint;
 import dev.sluice.dispatch.DispatchStore;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -110,6 +111,7 @@ public final class CallbackDelivery {
                 "webhook-timestamp", Long.toString(timestamp),
                 "webhook-signature", signer.sign(due.webhookId(), timestamp, body));
         CallbackClient.Attempt attempt = client.post(URI.create(due.url()), headers, body);
+        CrashPoint.DURING_DELIVERY.reached();
         CallbackStore.Outcome outcome = outcome(due, attempt);
         outbox.record(due, worker, outcome);
         count(attempt, outcome);

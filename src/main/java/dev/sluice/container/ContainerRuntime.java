@@ -1,5 +1,6 @@
 package dev.sluice.container;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -182,6 +183,22 @@ public class ContainerRuntime {
             return Optional.empty();
         } catch (RuntimeException e) {
             throw ContainerException.from("inspect", e);
+        }
+    }
+
+    /** Every container carrying our dispatch label on this engine, whichever worker created it. */
+    public List<ManagedContainer> managed() {
+        try {
+            return clients.control().listContainersCmd()
+                    .withShowAll(true)
+                    .withLabelFilter(List.of(Labels.DISPATCH_ID))
+                    .exec().stream()
+                    .map(c -> new ManagedContainer(c.getId(), c.getLabels().get(Labels.DISPATCH_ID),
+                            c.getLabels().get(Labels.WORKER_ID), c.getState() == null ? "" : c.getState(),
+                            c.getCreated() == null ? Instant.EPOCH : Instant.ofEpochSecond(c.getCreated())))
+                    .toList();
+        } catch (RuntimeException e) {
+            throw ContainerException.from("list containers", e);
         }
     }
 

@@ -2,14 +2,14 @@ package dev.sluice.dispatch;
 
 import java.time.Clock;
 
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
-import dev.sluice.container.ContainerException;
-import dev.sluice.container.ContainerReaper;
 import dev.sluice.container.EngineMonitor;
+import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 
 /** The scheduled jobs of dispatches: thin, never throwing, each calling a plain class. */
@@ -25,37 +25,55 @@ class DispatchJobs {
     @Inject
     DispatchService service;
     @Inject
-    ContainerReaper containers;
+    Reconciler reconciler;
+    @Inject
+    Reaper reaper;
     @Inject
     RecordReaper records;
     @Inject
     SecretVault vault;
     @Inject
+    WorkerLease lease;
+    @Inject
     Clock clock;
 
-    /** Engine health first: queued dispatches start only while it answers. */
-    @Scheduled(every = "${sluice.dispatch.tick}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void tick() {
-        try {
-            engine.check();
-            scheduler.drain();
-            service.expireQueued();
-        } catch (RuntimeException e) {
-            LOG.warnf("dispatch tick failed: %s", e.getMessage());
-        }
+    /** Before taking requests: claim the lease and take up what a previous run of this worker left. */
+    void atStart(@Observes StartupEvent event) {
+        run("lease", lease::renew);
+        run("reconciliation at start", () -> reconciler.reconcileOwn(true));
+        run("lost workers", reconciler::sweepLost);
     }
 
-    @Scheduled(every = "${sluice.dispatch.reaper-interval}", delayed = "30s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    /** Lease and engine health first: queued dispatches start only while the engine answers. */
+    @Scheduled(every = "${sluice.dispatch.tick}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void tick() {
+        run("lease", lease::renew);
+        run("engine check", engine::check);
+        run("queue", () -> {
+            scheduler.drain();
+            service.expireQueued();
+        });
+    }
+
+    @Scheduled(every = "${sluice.worker.reconcile-interval}", delayed = "${sluice.worker.reconcile-interval}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void reconcile() {
+        run("reconciliation", () -> reconciler.reconcileOwn(false));
+        run("lost workers", reconciler::sweepLost);
+    }
+
+    @Scheduled(every = "${sluice.dispatch.reaper-interval}", delayed = "${sluice.dispatch.reaper-interval}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void reap() {
+        run("container reaper", () -> reaper.reap(clock.instant()).forEach(vault::forget));
+        run("record reaper", () -> records.reap(clock.instant()));
+    }
+
+    private static void run(String job, Runnable work) {
         try {
-            containers.reap(clock.instant()).forEach(r -> vault.forget(r.dispatchId()));
-        } catch (ContainerException e) {
-            LOG.warnf("container reaper: %s", e.getMessage());
-        }
-        try {
-            records.reap(clock.instant());
+            work.run();
         } catch (RuntimeException e) {
-            LOG.warnf("record reaper: %s", e.getMessage());
+            LOG.warnf("%s failed: %s", job, e.getMessage());
         }
     }
 }

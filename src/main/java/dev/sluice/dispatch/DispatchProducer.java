@@ -14,9 +14,7 @@ import jakarta.inject.Singleton;
 
 import dev.sluice.container.ContainerConfig;
 import dev.sluice.container.ContainerLogs;
-import dev.sluice.container.ContainerReaper;
 import dev.sluice.container.ContainerRuntime;
-import dev.sluice.container.DockerClients;
 import dev.sluice.container.EngineMonitor;
 import dev.sluice.container.LogRetention;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -99,9 +97,9 @@ class DispatchProducer {
     DispatchService service(DispatchStore store, DispatchScheduler scheduler, SecretVault vault, ImagePolicy images,
             EngineMonitor engine, ContainerRuntime runtime, ContainerLogs logs,
             @Identifier("dispatch-timer") ScheduledExecutorService timer,
-            Clock clock, Worker worker, DispatchConfig config, DispatchEvents events) {
+            Clock clock, Worker worker, DispatchConfig config, DispatchEvents events, Drain drain) {
         return new DispatchService(store, scheduler, vault, images, engine, runtime, logs, timer, clock, worker.id(),
-                config.stopGrace().toMillis(), events::finished, events::accepted);
+                config.stopGrace().toMillis(), events::finished, events::accepted, drain::draining);
     }
 
     @Produces
@@ -112,9 +110,23 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    ContainerReaper containerReaper(DockerClients clients, ContainerRuntime runtime, ContainerConfig config,
-            Worker worker) {
-        return new ContainerReaper(clients, runtime, config.retention(), worker.id());
+    Reaper reaper(ContainerRuntime runtime, DispatchStore store, ContainerConfig containers, WorkerConfig worker) {
+        return new Reaper(runtime, store, containers.retention(), worker.orphanGrace());
+    }
+
+    @Produces
+    @Singleton
+    WorkerLease lease(Database database, Worker worker, WorkerConfig config, Clock clock) {
+        return new WorkerLease(database.dataSource(), worker.id(), config.lease(), clock);
+    }
+
+    @Produces
+    @Singleton
+    Reconciler reconciler(DispatchStore store, DispatchScheduler scheduler, DispatchRunner runner,
+            ContainerRuntime runtime, @Identifier("dispatch-timer") ScheduledExecutorService timer, Clock clock,
+            Worker worker, DispatchConfig config, DispatchEvents events) {
+        return new Reconciler(store, scheduler, runner, runtime, timer, clock, worker.id(),
+                config.stopGrace().toMillis(), events::finished);
     }
 
     static ThreadFactory named(String prefix) {

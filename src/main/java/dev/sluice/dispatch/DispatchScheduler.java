@@ -10,9 +10,11 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * Capacity: at most {@code maxRunning} containers at once and a bounded queue
@@ -107,6 +109,38 @@ final class DispatchScheduler {
                 drain();
             }
         }
+    }
+
+    /**
+     * Runs a task for a dispatch whose container already exists (taken over
+     * after a restart). It counts as running, even past the limit: the
+     * container is running whether or not we watch it.
+     */
+    synchronized void adopt(String id, Consumer<Execution> task) {
+        running++;
+        Execution execution = new Execution(id);
+        executions.put(id, execution);
+        workers.execute(() -> {
+            try {
+                task.accept(execution);
+            } finally {
+                executions.remove(id);
+                synchronized (this) {
+                    running--;
+                    drain();
+                }
+            }
+        });
+    }
+
+    /** Whether this dispatch is queued or in flight here. */
+    synchronized boolean tracks(String id) {
+        return executions.containsKey(id) || queue.stream().anyMatch(q -> q.id().equals(id));
+    }
+
+    /** Ids of the dispatches in flight, for the drain on shutdown. */
+    Set<String> inFlight() {
+        return Set.copyOf(executions.keySet());
     }
 
     /** Removes a dispatch from the queue; false when it is not waiting there. */

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.BooleanSupplier;
 
 import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerLogs;
@@ -31,10 +32,12 @@ public class DispatchService {
     private final long graceMillis;
     private final DispatchRunner.FinishListener onFinish;
     private final Runnable onAccept;
+    private final BooleanSupplier draining;
 
     DispatchService(DispatchStore store, DispatchScheduler scheduler, SecretVault vault, ImagePolicy images,
             EngineMonitor engine, ContainerRuntime runtime, ContainerLogs logs, ScheduledExecutorService timer,
-            Clock clock, String workerId, long graceMillis, DispatchRunner.FinishListener onFinish, Runnable onAccept) {
+            Clock clock, String workerId, long graceMillis, DispatchRunner.FinishListener onFinish, Runnable onAccept,
+            BooleanSupplier draining) {
         this.store = store;
         this.scheduler = scheduler;
         this.vault = vault;
@@ -48,6 +51,7 @@ public class DispatchService {
         this.graceMillis = graceMillis;
         this.onFinish = onFinish;
         this.onAccept = onAccept;
+        this.draining = draining;
     }
 
     /** The dispatch recorded for a request, and whether this request created it. */
@@ -68,6 +72,10 @@ public class DispatchService {
             if (existing.isPresent()) {
                 return replay(existing.get(), fingerprint);
             }
+        }
+        if (draining.getAsBoolean()) {
+            throw new RequestRefused(RequestRefused.Reason.SHUTTING_DOWN,
+                    "this worker is shutting down; nothing was accepted");
         }
         if (!engine.available()) {
             throw new RequestRefused(RequestRefused.Reason.ENGINE_UNAVAILABLE,

@@ -6,9 +6,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import javax.sql.DataSource;
 
@@ -170,7 +174,7 @@ public class DispatchStore {
         update("UPDATE dispatches SET container_id = ? WHERE id = ?", containerId, id);
     }
 
-    /** starting → running. */
+    /** starting → running; also fills in a start time that a crash kept from being stored. */
     public boolean markRunning(String id, Instant startedAt) {
         return update("UPDATE dispatches SET status = 'running', started_at = ? WHERE id = ? AND status = 'starting'",
                 startedAt, id);
@@ -221,6 +225,102 @@ public class DispatchStore {
     /** Notes a cancellation for the runner to act on; false when the dispatch is terminal or unknown. */
     public boolean requestCancel(String id) {
         return update("UPDATE dispatches SET cancel_requested = TRUE WHERE id = ? AND status NOT IN " + TERMINAL, id);
+    }
+
+    /** A dispatch this worker has not finished, as reconciliation needs it. */
+    public record Unfinished(String id, Dispatch.Status status, String containerId, boolean hasSecrets,
+            boolean cancelRequested, Instant createdAt, Instant startedAt) {
+    }
+
+    /** This worker's dispatches that are not terminal, oldest first. */
+    public List<Unfinished> unfinished(String workerId) {
+        String sql = "SELECT id, status, container_id, has_secrets, cancel_requested, created_at, started_at "
+                + "FROM dispatches WHERE worker_id = ? AND status NOT IN " + TERMINAL + " ORDER BY seq";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, workerId);
+            List<Unfinished> found = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    found.add(new Unfinished(rs.getString("id"), Dispatch.Status.fromWire(rs.getString("status")),
+                            rs.getString("container_id"), rs.getBoolean("has_secrets"),
+                            rs.getBoolean("cancel_requested"), Jdbc.instant(rs, "created_at"),
+                            Jdbc.instant(rs, "started_at")));
+                }
+            }
+            return found;
+        } catch (SQLException e) {
+            throw new StoreException("find unfinished dispatches", e);
+        }
+    }
+
+    /** A dispatch of a lost worker: what its closing result needs. */
+    public record Lost(String id, String workerId, DispatchSpec spec, Instant startedAt) {
+    }
+
+    /**
+     * Closes the unfinished dispatches of workers whose lease lapsed before
+     * {@code now} (or that never held one), each with the result {@code close}
+     * makes, in one transaction per batch. Rows are locked with
+     * {@code FOR UPDATE SKIP LOCKED}, so live replicas sweeping at once share the work.
+     */
+    public List<String> closeLost(String me, Instant now, int limit, Function<Lost, Results.Finished> close) {
+        String select = "SELECT d.id, d.worker_id, d.spec, d.started_at FROM dispatches d WHERE d.status NOT IN "
+                + TERMINAL + " AND d.worker_id <> ? AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = d.worker_id "
+                + "AND w.lease_until >= ?) ORDER BY d.seq LIMIT ? FOR UPDATE SKIP LOCKED";
+        String update = "UPDATE dispatches SET status = ?, result = ?, summary = ?, finished_at = ? WHERE id = ? "
+                + "AND status NOT IN " + TERMINAL;
+        return Jdbc.transaction(dataSource, "close dispatches of lost workers", c -> {
+            List<Lost> lost = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(select)) {
+                Jdbc.bind(ps, me, now, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        lost.add(new Lost(rs.getString(1), rs.getString(2), read(rs.getString(3), DispatchSpec.class),
+                                Jdbc.instant(rs, 4)));
+                    }
+                }
+            }
+            List<String> closed = new ArrayList<>();
+            for (Lost l : lost) {
+                Results.Finished finished = close.apply(l);
+                try (PreparedStatement ps = c.prepareStatement(update)) {
+                    Jdbc.bind(ps, finished.result().status().wire(), write(finished.result()), write(finished.summary()),
+                            finished.result().finishedAt(), l.id());
+                    if (ps.executeUpdate() > 0) {
+                        onFinish.finished(c, l.id(), finished.result().finishedAt());
+                        closed.add(l.id());
+                    }
+                }
+            }
+            return closed;
+        });
+    }
+
+    /** A dispatch's status and, once terminal, when it finished. */
+    public record Ending(Dispatch.Status status, Instant finishedAt) {
+    }
+
+    /** The endings of the given dispatches; ids without a record are absent. */
+    public Map<String, Ending> endings(Collection<String> ids) {
+        Map<String, Ending> endings = new HashMap<>();
+        List<String> distinct = ids.stream().distinct().toList();
+        for (int from = 0; from < distinct.size(); from += 500) {
+            List<String> batch = distinct.subList(from, Math.min(distinct.size(), from + 500));
+            String sql = "SELECT id, status, finished_at FROM dispatches WHERE id IN ("
+                    + String.join(",", Collections.nCopies(batch.size(), "?")) + ")";
+            try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+                Jdbc.bind(ps, batch.toArray());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        endings.put(rs.getString(1), new Ending(Dispatch.Status.fromWire(rs.getString(2)),
+                                Jdbc.instant(rs, 3)));
+                    }
+                }
+            } catch (SQLException e) {
+                throw new StoreException("read dispatch endings", e);
+            }
+        }
+        return endings;
     }
 
     /** Ids of dispatches that finished before {@code cutoff}, oldest first. */

@@ -13,6 +13,7 @@ public final class RequestRefused extends RuntimeException {
         IMAGE_NOT_ALLOWED,
         AT_CAPACITY,
         ENGINE_UNAVAILABLE,
+        SHUTTING_DOWN,
         STORE_UNAVAILABLE,
         LOG_GONE,
         LOG_UNMASKABLE,

@@ -11,6 +11,9 @@ final class Results {
     private Results() {
     }
 
+    /** A stream that printed nothing. */
+    static final CapturedOutput EMPTY = new CapturedOutput("", 0, null);
+
     /** A result and the summary stored beside it. */
     record Finished(DispatchResult result, DispatchSummary summary) {
     }
@@ -30,7 +33,6 @@ final class Results {
     /** A dispatch that ended without running (cancelled while queued, or refused by the runtime). */
     static Finished withoutOutput(String id, DispatchSpec spec, Dispatch.Status status, DispatchResult.Error error,
             Instant finishedAt) {
-        CapturedOutput empty = new CapturedOutput("", 0, null);
-        return of(id, spec, status, null, error, null, finishedAt, empty, empty, false, false);
+        return of(id, spec, status, null, error, null, finishedAt, EMPTY, EMPTY, false, false);
     }
 }

@@ -8,6 +8,8 @@ import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.agroal.DataSource;
 import io.quarkus.arc.InjectableInstance;
@@ -29,8 +31,14 @@ class StoreProducer {
     Database database(InjectableInstance<AgroalDataSource> postgres,
             @DataSource("embedded") InjectableInstance<AgroalDataSource> embedded,
             InjectableInstance<Flyway> postgresFlyway,
-            @FlywayDataSource("embedded") InjectableInstance<Flyway> embeddedFlyway) {
+            @FlywayDataSource("embedded") InjectableInstance<Flyway> embeddedFlyway,
+            @ConfigProperty(name = "sluice.data-dir") String dataDir) {
         boolean usePostgres = postgres.getHandle().getBean().isActive();
+        if (!usePostgres && !(dataDir.startsWith("/") || dataDir.startsWith("./") || dataDir.startsWith("../"))) {
+            // H2 refuses paths that are only implicitly relative; say so in our words, naming the setting.
+            throw new IllegalArgumentException("sluice.data-dir is " + dataDir
+                    + ": use an absolute path, or one starting with ./ for a directory under the working directory");
+        }
         Database database = usePostgres ? new Database(postgres.get(), "postgresql")
                 : new Database(embedded.get(), "h2");
         (usePostgres ? postgresFlyway : embeddedFlyway).get().migrate();

@@ -1,0 +1,66 @@
+package dev.sluice.dispatch;
+
+import java.time.Clock;
+import java.time.Instant;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import org.jboss.logging.Logger;
+
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
+
+/**
+ * Graceful shutdown (SIGTERM, as Kubernetes sends it): readiness goes down and
+ * new dispatches get 503 at once; running dispatches get the drain period to
+ * finish; what still runs after it is left, labelled, for reconciliation by the
+ * next worker; results not yet delivered stay in the outbox.
+ */
+@Singleton
+public class Drain {
+
+    private static final Logger LOG = Logger.getLogger(Drain.class);
+    private static final long POLL_MILLIS = 200;
+
+    @Inject
+    DispatchScheduler scheduler;
+    @Inject
+    WorkerLease lease;
+    @Inject
+    WorkerConfig config;
+    @Inject
+    Clock clock;
+
+    private volatile boolean draining;
+
+    public boolean draining() {
+        return draining;
+    }
+
+    /**
+     * Quarkus' pre-shutdown phase (quarkus.shutdown.delay-enabled): HTTP still
+     * serves, so probes and clients get answers while running dispatches finish.
+     */
+    void onShutdown(@Observes ShutdownDelayInitiatedEvent event) {
+        draining = true;
+        Instant deadline = clock.instant().plus(config.drainPeriod());
+        LOG.infof("draining: %d dispatches running, waiting up to %s", scheduler.running(), config.drainPeriod());
+        while (scheduler.running() > 0 && clock.instant().isBefore(deadline)) {
+            try {
+                Thread.sleep(POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        int left = scheduler.running();
+        if (left == 0) {
+            // Nothing left to take over: others need not wait for the lease to lapse.
+            lease.release();
+            LOG.info("drained: no dispatch left running");
+        } else {
+            LOG.warnf("drain period over: %d dispatches left running for reconciliation: %s", left, scheduler.inFlight());
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package dev.sluice.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.sluice.testsupport.Receiver;
+import dev.sluice.testsupport.Signatures;
+import dev.sluice.testsupport.TestDocker;
+import dev.sluice.testsupport.WorkerProcess;
+
+/**
+ * The packaged worker, killed at every named step of a dispatch's life and
+ * started again over the same store: each dispatch ends with the result its
+ * process earned, delivered, every delivery of it carrying the same body.
+ */
+class CrashRecoveryIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SCRIPT = "echo first line; sleep 2; echo to stderr >&2; echo last line; exit 3";
+
+    private final Receiver receiver = Receiver.on("127.0.0.1");
+
+    @AfterEach
+    void close() {
+        receiver.close();
+    }
+
+    private String dispatch(WorkerProcess worker, String id, String script, Map<String, Object> extra) throws IOException {
+        var response = worker.post("/v1/dispatches", request(id, script, extra));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        return id;
+    }
+
+    private String request(String id, String script, Map<String, Object> extra) throws IOException {
+        Map<String, Object> body = new HashMap<>(Map.of("id", id, "image", TestDocker.AGENT_IMAGE,
+                "command", List.of("sh", "-c", script), "callbackUrl", receiver.url("/hook/" + id)));
+        body.putAll(extra);
+        return JSON.writeValueAsString(body);
+    }
+
+    private static JsonNode record(WorkerProcess worker, String id) throws IOException {
+        return JSON.readTree(worker.get("/v1/dispatches/" + id).body());
+    }
+
+    private static JsonNode awaitDelivered(WorkerProcess worker, String id) {
+        return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> record(worker, id), r -> "delivered".equals(r.path("callback").path("state").asText()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(CrashPoint.class)
+    void aWorkerKilledAtAnyStepLosesNothing(CrashPoint point) throws Exception {
+        Path data = WorkerProcess.freshDataDir("crash-" + point);
+        Map<String, String> env = WorkerProcess.baseEnvironment(data, "crash-" + point.name().toLowerCase());
+        String id = "crash-" + point.name().toLowerCase().replace('_', '-') + "-" + System.nanoTime();
+
+        Map<String, String> armed = new HashMap<>(env);
+        armed.put("SLUICE_CHAOS_HALT_AT", point.name());
+        try (WorkerProcess first = WorkerProcess.start(armed)) {
+            try {
+                first.post("/v1/dispatches", request(id, SCRIPT, Map.of()));
+            } catch (IOException e) {
+                // The worker died before answering: the client cannot tell whether it was accepted.
+            }
+            assertThat(first.awaitExit(Duration.ofSeconds(60))).as("halted at %s", point).isTrue();
+            assertThat(first.exitValue()).isEqualTo(137);
+        }
+        try (WorkerProcess second = WorkerProcess.start(env)) {
+            // So it sends the same request again: with its own id that is safe, never a second dispatch.
+            assertThat(second.post("/v1/dispatches", request(id, SCRIPT, Map.of())).statusCode()).isEqualTo(202);
+            JsonNode r = awaitDelivered(second, id);
+            assertThat(r.path("status").asText()).isEqualTo("failed");
+            JsonNode result = r.path("result");
+            assertThat(result.path("exitCode").asInt()).isEqualTo(3);
+            assertThat(result.path("stdout").asText()).isEqualTo("first line\nlast line\n");
+            assertThat(result.path("stderr").asText()).isEqualTo("to stderr\n");
+
+            List<Receiver.Request> deliveries = receiver.requests();
+            assertThat(deliveries).isNotEmpty().allSatisfy(d -> {
+                assertThat(d.header("webhook-id")).isEqualTo("msg_" + id);
+                assertThat(d.bodyText()).isEqualTo(deliveries.get(0).bodyText());
+                assertThat(Signatures.verifies(d, Signatures.TEST_SECRETS.get(0))).isTrue();
+            });
+            assertThat(JSON.readTree(deliveries.get(0).body())).isEqualTo(result);
+            if (point == CrashPoint.DURING_DELIVERY) {
+                assertThat(deliveries).hasSize(2); // sent, not recorded, sent again: at least once, same body
+            }
+        }
+    }
+
+    @Test
+    void queuedAndRunningDispatchesSurviveASigkill() throws Exception {
+        Path data = WorkerProcess.freshDataDir("sigkill");
+        Map<String, String> env = WorkerProcess.baseEnvironment(data, "sigkill");
+        env.put("SLUICE_DISPATCH_MAX_RUNNING", "1");
+        String running = "running-" + System.nanoTime();
+        String queued = "queued-" + System.nanoTime();
+        try (WorkerProcess first = WorkerProcess.start(env)) {
+            dispatch(first, running, "echo working; sleep 3; echo done", Map.of());
+            dispatch(first, queued, "echo waited my turn", Map.of());
+            await().atMost(Duration.ofSeconds(20)).until(() -> "running".equals(record(first, running).path("status").asText()));
+            assertThat(record(first, queued).path("status").asText()).isEqualTo("queued");
+            first.kill();
+        }
+        try (WorkerProcess second = WorkerProcess.start(env)) {
+            JsonNode r = awaitDelivered(second, running);
+            assertThat(r.path("result").path("stdout").asText()).isEqualTo("working\ndone\n");
+            assertThat(r.path("result").path("logs").path("recovered").asBoolean()).isTrue();
+            assertThat(awaitDelivered(second, queued).path("result").path("stdout").asText()).isEqualTo("waited my turn\n");
+        }
+    }
+
+    @Test
+    void aDispatchWithSecretsIsStoppedNotRunUnmaskedAfterARestart() throws Exception {
+        Path data = WorkerProcess.freshDataDir("secrets");
+        Map<String, String> env = WorkerProcess.baseEnvironment(data, "crash-secrets");
+        String id = "secret-" + System.nanoTime();
+        try (WorkerProcess first = WorkerProcess.start(env)) {
+            dispatch(first, id, "echo \"$TOKEN\"; sleep 30", Map.of("secrets", Map.of("TOKEN", "do-not-leak-me")));
+            await().atMost(Duration.ofSeconds(20)).until(() -> "running".equals(record(first, id).path("status").asText()));
+            first.kill();
+        }
+        try (WorkerProcess second = WorkerProcess.start(env)) {
+            JsonNode r = awaitDelivered(second, id);
+            assertThat(r.path("status").asText()).isEqualTo("error");
+            assertThat(r.path("result").path("error").path("code").asText()).isEqualTo("secrets_unavailable");
+            assertThat(r.toString()).doesNotContain("do-not-leak-me");
+            assertThat(second.status("/v1/dispatches/" + id + "/logs/stdout")).isEqualTo(410);
+            assertThat(receiver.requests()).allSatisfy(d -> assertThat(d.bodyText()).doesNotContain("do-not-leak-me"));
+        }
+    }
+
+    @Test
+    void sigtermDrainsRunningDispatchesWhileRefusingNewOnes() throws Exception {
+        Path data = WorkerProcess.freshDataDir("drain");
+        Map<String, String> env = WorkerProcess.baseEnvironment(data, "drain");
+        String id = "drain-" + System.nanoTime();
+        try (WorkerProcess worker = WorkerProcess.start(env)) {
+            dispatch(worker, id, "sleep 3; echo finished in the drain", Map.of());
+            await().atMost(Duration.ofSeconds(20)).until(() -> "running".equals(record(worker, id).path("status").asText()));
+            worker.terminate();
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> worker.status("/q/health/ready") == 503);
+            var refused = worker.post("/v1/dispatches", "{\"image\":\"" + TestDocker.AGENT_IMAGE + "\"}");
+            assertThat(refused.statusCode()).isEqualTo(503);
+            assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+            assertThat(JSON.readTree(refused.body()).path("type").asText()).endsWith("shutting-down");
+            assertThat(worker.status("/q/health/live")).isEqualTo(200);
+
+            assertThat(worker.awaitExit(Duration.ofSeconds(30))).isTrue();
+            assertThat(worker.logText()).contains("drained: no dispatch left running");
+        }
+        try (WorkerProcess again = WorkerProcess.start(env)) {
+            JsonNode r = awaitDelivered(again, id);
+            assertThat(r.path("result").path("stdout").asText()).isEqualTo("finished in the drain\n");
+            assertThat(r.path("result").path("logs").path("recovered").asBoolean()).isFalse();
+        }
+    }
+
+    @Test
+    void whatOutlastsTheDrainPeriodIsLeftForReconciliation() throws Exception {
+        Path data = WorkerProcess.freshDataDir("drain-short");
+        Map<String, String> env = WorkerProcess.baseEnvironment(data, "drain-short");
+        env.put("SLUICE_WORKER_DRAIN_PERIOD", "1s");
+        String id = "outlast-" + System.nanoTime();
+        try (WorkerProcess worker = WorkerProcess.start(env)) {
+            dispatch(worker, id, "sleep 6; echo outlived my worker", Map.of());
+            await().atMost(Duration.ofSeconds(20)).until(() -> "running".equals(record(worker, id).path("status").asText()));
+            worker.terminate();
+            assertThat(worker.awaitExit(Duration.ofSeconds(30))).isTrue();
+            assertThat(worker.logText()).contains("left running for reconciliation");
+        }
+        try (WorkerProcess again = WorkerProcess.start(env)) {
+            JsonNode r = awaitDelivered(again, id);
+            assertThat(r.path("status").asText()).isEqualTo("succeeded");
+            assertThat(r.path("result").path("stdout").asText()).isEqualTo("outlived my worker\n");
+            assertThat(r.path("result").path("logs").path("recovered").asBoolean()).isTrue();
+        }
+    }
+}

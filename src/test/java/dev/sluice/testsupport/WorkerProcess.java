@@ -1,0 +1,188 @@
+package dev.sluice.testsupport;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged worker (target/quarkus-app) running as a process of its own,
+ * to be killed with SIGKILL, stopped with SIGTERM and started again over the
+ * same store: what the crash tests do to it.
+ */
+public final class WorkerProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private WorkerProcess(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    /** Settings every test worker shares: callbacks to loopback receivers, signed, quickly retried. */
+    public static Map<String, String> baseEnvironment(Path dataDir, String workerId) {
+        Map<String, String> env = new HashMap<>();
+        env.put("SLUICE_DATA_DIR", dataDir.toString());
+        env.put("SLUICE_WORKER_ID", workerId);
+        env.put("SLUICE_CALLBACK_SIGNING_SECRETS", String.join(",", Signatures.TEST_SECRETS));
+        env.put("SLUICE_CALLBACK_ALLOWED_HOSTS", "127.0.0.1");
+        env.put("SLUICE_CALLBACK_RETRY_SCHEDULE", "0s,1s,1s,1s,1s,1s,1s,1s");
+        env.put("SLUICE_CALLBACK_JITTER", "0");
+        env.put("SLUICE_DISPATCH_STOP_GRACE", "2s");
+        env.put("SLUICE_DISPATCH_DEFAULT_MEMORY", "128M");
+        env.put("SLUICE_WORKER_RECONCILE_INTERVAL", "2s");
+        env.put("QUARKUS_LOG_LEVEL", "INFO");
+        return env;
+    }
+
+    /** Starts the worker and waits until it reports started (the store is migrated, reconciliation has run). */
+    public static WorkerProcess start(Map<String, String> env) {
+        Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: integration tests run after package");
+        }
+        try {
+            int port = freePort();
+            Path log = Files.createTempFile(Path.of("target"), "worker-", ".log");
+            ProcessBuilder builder = new ProcessBuilder(javaBinary(), "-Xmx256m", "-jar", jar.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            builder.environment().putAll(env);
+            builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
+            WorkerProcess worker = new WorkerProcess(builder.start(), port, log);
+            worker.awaitStarted();
+            return worker;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void awaitStarted() {
+        Instant deadline = Instant.now().plusSeconds(60);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("worker exited at start-up; see " + log);
+            }
+            try {
+                if (status("/q/health/started") == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            sleep(100);
+        }
+        throw new IllegalStateException("worker did not start within 60 s; see " + log);
+    }
+
+    public String url(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    public int status(String path) throws IOException {
+        return get(path).statusCode();
+    }
+
+    public HttpResponse<String> get(String path) throws IOException {
+        return send(HttpRequest.newBuilder(URI.create(url(path))).GET());
+    }
+
+    public HttpResponse<String> post(String path, String json) throws IOException {
+        return send(HttpRequest.newBuilder(URI.create(url(path))).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
+        try {
+            return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
+
+    /** SIGKILL: no shutdown hooks, no drain. */
+    public void kill() {
+        process.destroyForcibly();
+        awaitExit(Duration.ofSeconds(30));
+    }
+
+    /** SIGTERM, as Kubernetes sends it. */
+    public void terminate() {
+        process.destroy();
+    }
+
+    public boolean awaitExit(Duration within) {
+        try {
+            return process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    public int exitValue() {
+        return process.exitValue();
+    }
+
+    public String logText() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+
+    private static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Where a test's workers keep their store: a fresh directory under target/. */
+    public static Path freshDataDir(String name) {
+        try {
+            return Files.createTempDirectory(new File("target").toPath(), name + "-").toAbsolutePath();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

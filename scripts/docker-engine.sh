@@ -6,12 +6,15 @@
 # starts dockerd in the background and waits for it. It fails loudly when no
 # engine can be had: tests that need Docker must never be skipped.
 #
-# Usage: scripts/docker-engine.sh [--no-image]
+# Usage: scripts/docker-engine.sh [--no-image | --restart]
+#   --restart  stops the dockerd this script started and starts it again (the
+#              daemon-fault tests use it); fails when the engine is not ours.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 log_dir=${SLUICE_ENGINE_LOG_DIR:-/tmp/sluice-dockerd}
+pid_file=$log_dir/dockerd.pid
 agent_image=${SLUICE_AGENT_IMAGE:-sluice-agent:test}
 wait_seconds=${SLUICE_ENGINE_WAIT_SECONDS:-60}
 
@@ -42,7 +45,8 @@ start_engine() {
   say "starting dockerd (log: $log_dir/dockerd.log)"
   # No bridge and no iptables: dispatches run with network "none" by default,
   # and nothing here should send traffic into the bridge's private range.
-  as_root nohup dockerd --bridge=none --iptables=false >"$log_dir/dockerd.log" 2>&1 &
+  # dockerd writes its own pid file: the pid of a backgrounded shell function would not be its.
+  as_root nohup dockerd --bridge=none --iptables=false --pidfile "$pid_file" >>"$log_dir/dockerd.log" 2>&1 &
   local waited=0
   until engine_answers; do
     if [ "$waited" -ge "$wait_seconds" ]; then
@@ -65,6 +69,23 @@ build_agent_image() {
   docker build -q -t "$agent_image" "$ctx" >/dev/null || die "could not build $agent_image"
   say "image $agent_image ready"
 }
+
+restart_engine() {
+  [ -f "$pid_file" ] && kill -0 "$(cat "$pid_file")" 2>/dev/null \
+    || die "the running engine was not started by this script; not restarting it"
+  local pid
+  pid=$(cat "$pid_file")
+  say "stopping dockerd ($pid)"
+  as_root kill -TERM "$pid"
+  for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  kill -0 "$pid" 2>/dev/null && die "dockerd ($pid) did not stop"
+  start_engine
+}
+
+if [ "${1:-}" = "--restart" ]; then
+  restart_engine
+  exit 0
+fi
 
 if ! engine_answers; then
   install_packages

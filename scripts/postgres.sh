@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure a PostgreSQL server answers on localhost:5432 with the test role
-# and databases, installing and starting Debian's server when none does. The
+# and databases (one per group of tests that must not see each other's rows), installing and starting Debian's server when none does. The
 # store tests run against it as well as against the embedded H2; they fail
 # (never skip) without it.
 #
@@ -9,7 +9,7 @@ set -euo pipefail
 
 user=${SLUICE_TEST_POSTGRES_USER:-sluice}
 password=${SLUICE_TEST_POSTGRES_PASSWORD:-sluice}
-databases=(sluice_test sluice_app_test)
+databases=(sluice_test sluice_app_test sluice_replicas_test)
 
 say() { printf 'postgres: %s\n' "$*" >&2; }
 die() { say "ERROR: $*"; exit 1; }

@@ -52,9 +52,10 @@ public final class DockerClients implements AutoCloseable {
             throw new IllegalArgumentException("sluice.docker.host " + clientConfig.getDockerHost()
                     + " is not supported: use a unix:// socket or a plain tcp:// endpoint, without TLS");
         }
-        DockerHttpClient controlHttp = http(clientConfig, config.controlConnections(), config.connectTimeout(),
-                config.callTimeout());
-        DockerHttpClient streamingHttp = http(clientConfig, config.streamConnections(), config.connectTimeout(), null);
+        DockerHttpClient controlHttp = new ReconnectingHttpClient(() -> http(clientConfig, config.controlConnections(),
+                config.connectTimeout(), config.callTimeout()));
+        DockerHttpClient streamingHttp = new ReconnectingHttpClient(() -> http(clientConfig, config.streamConnections(),
+                config.connectTimeout(), null));
         return new DockerClients(clientConfig, controlHttp, streamingHttp, config.connectTimeout());
     }
 

@@ -1,0 +1,72 @@
+package dev.sluice.testsupport;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Control over the Docker engine that scripts/docker-engine.sh started: stop
+ * it in its tracks, let it go on, restart it. The daemon-fault tests need it;
+ * in CI the engine is always ours, elsewhere a foreign engine is left alone.
+ */
+public final class Engine {
+
+    private static final Path PID_FILE = Path.of(System.getenv().getOrDefault("SLUICE_ENGINE_LOG_DIR", "/tmp/sluice-dockerd"),
+            "dockerd.pid");
+
+    private Engine() {
+    }
+
+    /** Fails in CI, and skips elsewhere, when the engine was not started by our script. */
+    public static void requireOurs() {
+        boolean ours = pid() != null;
+        if ("true".equals(System.getenv("CI"))) {
+            if (!ours) {
+                throw new IllegalStateException("CI must run the engine from scripts/docker-engine.sh (no " + PID_FILE + ")");
+            }
+        } else {
+            assumeTrue(ours, "the engine was not started by scripts/docker-engine.sh; not stopping someone else's");
+        }
+    }
+
+    /** SIGSTOP: the engine hangs, every call to it with it. */
+    public static void freeze() {
+        run("kill", "-STOP", pid());
+    }
+
+    /** SIGCONT. */
+    public static void thaw() {
+        run("kill", "-CONT", pid());
+    }
+
+    /** Stops the engine (its containers with it) and starts it again. */
+    public static void restart() {
+        run("scripts/docker-engine.sh", "--restart");
+    }
+
+    private static String pid() {
+        try {
+            String pid = Files.readString(PID_FILE).strip();
+            return Files.exists(Path.of("/proc", pid)) ? pid : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static void run(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).inheritIO().start();
+            if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " failed");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

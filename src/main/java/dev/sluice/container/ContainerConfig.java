@@ -46,8 +46,12 @@ public interface ContainerConfig {
     @WithDefault("65534:65534")
     String user();
 
-    /** Docker log driver; it must support reading back ({@code local}, {@code json-file}). ADR 0005. */
-    @WithDefault("local")
+    /**
+     * Docker log driver; it must support reading back. {@code json-file} keeps
+     * text exact, long lines included; {@code local} is more compact but drops
+     * the newline after a line over 16 KiB (ADR 0005).
+     */
+    @WithDefault("json-file")
     String logDriver();
 
     /** Size of one log file before rotation. */

@@ -11,7 +11,7 @@ import dev.sluice.output.SecretMasker;
  * Reads a container's full output back from the engine's log driver: byte
  * ranges of one stream for the logs endpoint, and both streams whole when a
  * dispatch's output must be recovered (a live stream was cut, or the worker
- * restarted), followed to the end when the container still runs. Reads go through the streaming client; a container that is gone
+ * restarted). Reads go through the streaming client; a container that is gone
  * gives {@link ContainerException.Reason#NOT_FOUND}.
  */
 public class ContainerLogs {
@@ -57,31 +57,15 @@ public class ContainerLogs {
 
     /** Feeds both streams, whole, from the start of the runtime's log into the sink. */
     public Attachment.StreamEnd replay(String containerId, OutputSink sink) {
-        try (DockerHttpClient.Response response = open(containerId, true, true, false)) {
-            return StreamPump.pump(response, sink, () -> false);
-        }
-    }
-
-    /**
-     * Feeds both streams from the start of the runtime's log into the sink, and
-     * goes on following it until the container stops: how a restarted worker
-     * picks up a dispatch that kept running without it.
-     */
-    public Attachment.StreamEnd follow(String containerId, OutputSink sink) {
-        try (DockerHttpClient.Response response = open(containerId, true, true, true)) {
+        try (DockerHttpClient.Response response = open(containerId, true, true)) {
             return StreamPump.pump(response, sink, () -> false);
         }
     }
 
     private DockerHttpClient.Response open(String containerId, boolean stdout, boolean stderr) {
-        return open(containerId, stdout, stderr, false);
-    }
-
-    private DockerHttpClient.Response open(String containerId, boolean stdout, boolean stderr, boolean follow) {
         DockerHttpClient.Request request = DockerHttpClient.Request.builder()
                 .method(DockerHttpClient.Request.Method.GET)
-                .path("/containers/" + containerId + "/logs?follow=" + (follow ? 1 : 0) + "&stdout=" + (stdout ? 1 : 0)
-                        + "&stderr=" + (stderr ? 1 : 0))
+                .path("/containers/" + containerId + "/logs?follow=0&stdout=" + (stdout ? 1 : 0) + "&stderr=" + (stderr ? 1 : 0))
                 .build();
         DockerHttpClient.Response response;
         try {

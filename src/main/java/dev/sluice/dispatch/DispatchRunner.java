@@ -108,8 +108,8 @@ final class DispatchRunner {
 
     /**
      * Takes over a dispatch whose container outlived a worker restart: starts
-     * it if it never ran, follows its log from the start if it still runs, or
-     * reads its log back if it has exited. The output comes from the runtime's
+     * it if it never ran; otherwise waits for it to exit (if it still runs) and
+     * reads its whole log back. The output comes from the runtime's
      * log, so the result says it was recovered.
      */
     void resume(String id, DispatchSpec spec, Execution execution, Instant storedStart, boolean cancelRequested,
@@ -136,21 +136,22 @@ final class DispatchRunner {
             int exitCode;
             Instant finishedAt;
             if (Boolean.TRUE.equals(container.getState().getRunning())) {
+                // Wait for the exit with the timeout armed, then read the log whole: a log
+                // followed while it is written can end before its last message is flushed.
                 Duration elapsed = Duration.between(startedAt, now());
                 execution.started(timer, Math.max(0, spec.timeout().minus(elapsed).toMillis()), runtime, graceMillis);
                 if (cancelRequested) {
                     execution.stop(Execution.StopReason.CANCEL, timer, runtime, graceMillis);
                 }
-                end = logs.follow(containerId, capture);
                 exitCode = runtime.awaitExit(containerId);
                 finishedAt = now();
                 execution.finished();
             } else {
-                end = logs.replay(containerId, capture);
                 Long code = container.getState().getExitCodeLong();
                 exitCode = code == null ? -1 : code.intValue();
                 finishedAt = time(container.getState().getFinishedAt(), now());
             }
+            end = logs.replay(containerId, capture);
             if (!end.clean()) {
                 LOG.warnf("dispatch %s: the runtime log could not be read whole (%s)", id, end.readFailure());
             }

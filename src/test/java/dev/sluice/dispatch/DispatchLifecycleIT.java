@@ -153,7 +153,7 @@ class DispatchLifecycleIT {
         assertThat(host.getMemory()).isEqualTo(256L << 20);
         assertThat(host.getPidsLimit()).isEqualTo(256L);
         assertThat(host.getNanoCPUs()).isEqualTo(1_000_000_000L);
-        assertThat(host.getLogConfig().getType().getType()).isEqualTo("local");
+        assertThat(host.getLogConfig().getType().getType()).isEqualTo("json-file");
     }
 
     @Test

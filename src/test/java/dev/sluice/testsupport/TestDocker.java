@@ -32,7 +32,7 @@ public final class TestDocker {
     }
 
     public static ContainerConfig containerConfig() {
-        return new Container(true, true, true, true, "/work", mib(64), mib(16), "65534:65534", "local", mib(32), 4,
+        return new Container(true, true, true, true, "/work", mib(64), mib(16), "65534:65534", "json-file", mib(32), 4,
                 Duration.ofHours(1));
     }
 

@@ -1,0 +1,195 @@
+package dev.sluice.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.sluice.container.ContainerRuntime;
+import dev.sluice.testsupport.Receiver;
+import dev.sluice.testsupport.TestDocker;
+import dev.sluice.testsupport.WorkerProcess;
+
+/**
+ * Dispatches of mixed length and output while the worker is killed with
+ * SIGKILL at random moments and started again; a recording receiver is the
+ * ledger. At quiescence: every accepted dispatch has a delivered (or
+ * dead-lettered) result, every delivery of one dispatch carries the same body,
+ * results are the ones their processes earned, and no container outlives its
+ * retention. The bounded run is part of the suite; scripts/chaos.sh --long runs
+ * 200 dispatches and 25 kills.
+ */
+class ChaosIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final int dispatches = Integer.getInteger("chaos.dispatches", 40);
+    private final int kills = Integer.getInteger("chaos.kills", 5);
+    private final long seed = Long.getLong("chaos.seed", System.currentTimeMillis());
+
+    /** A kind of dispatch, with what its result must say. */
+    private record Kind(String script, String status, int exitCode, String stdout) {
+    }
+
+    private static final List<Kind> KINDS = List.of(
+            new Kind("echo quick", "succeeded", 0, "quick\n"),
+            new Kind("seq 1 2000 | tail -n 1; sleep 1", "succeeded", 0, "2000\n"),
+            new Kind("sleep 4; echo slow", "succeeded", 0, "slow\n"),
+            new Kind("echo about to fail >&2; exit 7", "failed", 7, ""),
+            new Kind("head -c 3000000 /dev/zero | tr '\\000' x; echo", "succeeded", 0, null));
+
+    @Test
+    void nothingIsLostWhenTheWorkerIsKilledAtRandom() throws Exception {
+        Random random = new Random(seed);
+        Path data = WorkerProcess.freshDataDir("chaos");
+        Map<String, String> env = WorkerProcess.baseEnvironment(data, "chaos");
+        env.put("SLUICE_CONTAINER_RETENTION", "5s");
+        env.put("SLUICE_DISPATCH_REAPER_INTERVAL", "1s");
+        env.put("SLUICE_WORKER_RECONCILE_INTERVAL", "1s");
+        env.put("SLUICE_DISPATCH_MAX_RUNNING", "12");
+        env.put("SLUICE_OUTPUT_STDOUT_CAP", "64K");
+
+        Instant begun = Instant.now();
+        Map<String, Kind> accepted = new ConcurrentHashMap<>();
+        AtomicInteger killed = new AtomicInteger();
+        try (Receiver ledger = Receiver.on("127.0.0.1")) {
+            AtomicReference<WorkerProcess> worker = new AtomicReference<>(WorkerProcess.start(env));
+            Thread killer = new Thread(() -> {
+                for (int k = 0; k < kills; k++) {
+                    sleep(1000 + random.nextInt(4000));
+                    worker.get().kill();
+                    killed.incrementAndGet();
+                    sleep(random.nextInt(1000));
+                    worker.set(WorkerProcess.start(env));
+                }
+            }, "chaos-killer");
+            killer.start();
+
+            for (int i = 0; i < dispatches; i++) {
+                String id = "chaos-" + seed + "-" + i;
+                Kind kind = KINDS.get(random.nextInt(KINDS.size()));
+                submitUntilAccepted(worker, id, kind, ledger.url("/ledger"));
+                accepted.put(id, kind);
+                sleep(random.nextInt(250));
+            }
+            killer.join();
+
+            // Quiescence: every accepted dispatch's result has reached the ledger.
+            await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> deliveredIds(ledger).containsAll(accepted.keySet()));
+            WorkerProcess last = worker.get();
+
+            Map<String, List<Receiver.Request>> byId = ledger.requests().stream()
+                    .collect(Collectors.groupingBy(r -> r.header("webhook-id")));
+            long conflicting = byId.values().stream()
+                    .filter(rs -> rs.stream().map(Receiver.Request::bodyText).distinct().count() > 1).count();
+            long lost = accepted.keySet().stream().filter(id -> !byId.containsKey("msg_" + id)).count();
+            int delivered = 0;
+            int dead = 0;
+            List<String> wrong = new ArrayList<>();
+            for (Map.Entry<String, Kind> e : accepted.entrySet()) {
+                JsonNode record = JSON.readTree(last.get("/v1/dispatches/" + e.getKey()).body());
+                String state = record.path("callback").path("state").asText();
+                delivered += state.equals("delivered") ? 1 : 0;
+                dead += state.equals("dead") ? 1 : 0;
+                if (!earned(record, e.getValue())) {
+                    wrong.add(e.getKey() + " [" + e.getValue().script() + "]: " + record.path("status").asText() + " "
+                            + record.path("result").path("error").path("code").asText() + " exit "
+                            + record.path("result").path("exitCode").asText() + " stdout "
+                            + abbreviate(record.path("result").path("stdout").asText()) + " overflow "
+                            + record.path("result").path("stdoutOverflow") + " logs " + record.path("result").path("logs"));
+                }
+            }
+            long duplicates = ledger.requests().size() - byId.size();
+
+            // No container outlives its retention (5 s here) once the reaper has had its turn.
+            try (var clients = TestDocker.clients()) {
+                ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                        .until(() -> runtime.managed().stream().noneMatch(c -> "chaos".equals(c.workerId())));
+            }
+            last.close();
+
+            String report = String.format("chaos run (seed %d): %d dispatches accepted, %d kills, %s%n"
+                    + "  delivered %d, dead-lettered %d, lost %d, conflicting bodies %d, duplicate deliveries %d, "
+                    + "wrong results %d%n", seed, accepted.size(), killed.get(), Duration.between(begun, Instant.now()),
+                    delivered, dead, lost, conflicting, duplicates, wrong.size());
+            System.out.print(report);
+            Files.writeString(Path.of("target/chaos-report.txt"), report);
+
+            assertThat(lost).as("lost").isZero();
+            assertThat(conflicting).as("conflicting bodies").isZero();
+            assertThat(delivered + dead).as("accepted = delivered + dead-lettered").isEqualTo(accepted.size());
+            assertThat(wrong).as("results their processes did not earn").isEmpty();
+            assertThat(killed.get()).isEqualTo(kills);
+        }
+    }
+
+    /** Status, exit code and output as the kind's process produces them, output being read back after a kill. */
+    private static boolean earned(JsonNode record, Kind kind) {
+        JsonNode result = record.path("result");
+        boolean statusOk = record.path("status").asText().equals(kind.status())
+                && result.path("exitCode").asInt() == kind.exitCode();
+        boolean stdoutOk = kind.stdout() == null ? result.path("stdoutOverflow").path("originalBytes").asLong() == 3_000_001
+                : result.path("stdout").asText().equals(kind.stdout());
+        return statusOk && stdoutOk;
+    }
+
+    private static String abbreviate(String text) {
+        String quoted = JSON.valueToTree(text).toString();
+        return quoted.length() > 80 ? quoted.substring(0, 80) + "..." : quoted;
+    }
+
+    private static Set<String> deliveredIds(Receiver ledger) {
+        return ledger.requests().stream().map(r -> r.header("webhook-id").substring("msg_".length()))
+                .collect(Collectors.toSet());
+    }
+
+    /** As a client does: the same request, by id, until a 202 (a dead worker answers nothing; a draining one 503). */
+    private static void submitUntilAccepted(AtomicReference<WorkerProcess> worker, String id, Kind kind, String callback)
+            throws IOException {
+        Map<String, Object> body = new HashMap<>(Map.of("id", id, "image", TestDocker.AGENT_IMAGE,
+                "command", List.of("sh", "-c", kind.script()), "callbackUrl", callback));
+        String json = JSON.writeValueAsString(body);
+        Instant deadline = Instant.now().plusSeconds(120);
+        while (Instant.now().isBefore(deadline)) {
+            try {
+                var response = worker.get().post("/v1/dispatches", json);
+                if (response.statusCode() == 202) {
+                    return;
+                }
+            } catch (IOException e) {
+                // the worker is down: try again
+            }
+            sleep(200);
+        }
+        throw new AssertionError("dispatch " + id + " was never accepted");
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Executor;
+import java.util.concurrent.locks.LockSupport;
 
 import org.jboss.logging.Logger;
 
@@ -16,17 +17,30 @@ import com.github.dockerjava.transport.DockerHttpClient;
  * One attach to a created container, over its own {@link EngineSocket}. It
  * must be opened before the container starts: output written before the
  * attach is established is not sent to it. It reads the multiplexed stream in
- * 64 KiB blocks straight into a {@link FrameDemuxer}, with no object per frame,
- * and writes the dispatch's input to stdin, then half-closes so the process
- * sees end-of-file (ADR 0004).
+ * blocks straight into a {@link FrameDemuxer}, with no object per frame, and
+ * writes the dispatch's input to stdin, then half-closes so the process sees
+ * end-of-file (ADR 0004).
+ *
+ * <p>Reading costs a system call per read, and a reader that keeps up with a
+ * process printing lines would make one per line. So after a short read the
+ * pump pauses {@link #COALESCE_PAUSE_NANOS} and lets output gather in the
+ * socket buffer: the result is only built at exit, so nobody waits on the
+ * delay, while a flood (whose reads come back full) never pauses. The buffer
+ * starts small and grows to {@link #MAX_READ_BLOCK} once a read fills it, so a
+ * dispatch that prints little holds little.
  */
 public final class Attachment implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Attachment.class);
-    private static final int READ_BLOCK = 64 * 1024;
+    private static final int FIRST_READ_BLOCK = 4 * 1024;
+    private static final int MAX_READ_BLOCK = 64 * 1024;
+    /** A read shorter than this means the process writes slower than we read. */
+    private static final int SHORT_READ = 16 * 1024;
+    /** At most this much output gathers in the socket buffer meanwhile: 1 ms at 200 MB/s. */
+    private static final long COALESCE_PAUSE_NANOS = 1_000_000;
 
     private final EngineSocket socket;
-    private final ByteBuffer buffer;
+    private ByteBuffer buffer;
     private final byte[] stdin;
     private final Executor stdinWriter;
 
@@ -47,7 +61,7 @@ public final class Attachment implements AutoCloseable {
             throw new ContainerException(ContainerException.Reason.ENGINE_UNAVAILABLE,
                     "attach: Docker engine unreachable (" + e.getMessage() + ")");
         }
-        ByteBuffer buffer = ByteBuffer.allocate(READ_BLOCK);
+        ByteBuffer buffer = ByteBuffer.allocate(FIRST_READ_BLOCK);
         try {
             EngineSocket.Head head = socket.upgrade("POST", path, buffer);
             if (head.status() != 101 && head.status() != 200) {
@@ -81,6 +95,11 @@ public final class Attachment implements AutoCloseable {
             while ((n = socket.read(buffer)) >= 0) {
                 bytes += n;
                 demuxer.feed(buffer.array(), 0, n);
+                if (n == buffer.capacity() && n < MAX_READ_BLOCK) {
+                    buffer = ByteBuffer.allocate(MAX_READ_BLOCK);
+                } else if (n < SHORT_READ) {
+                    LockSupport.parkNanos(COALESCE_PAUSE_NANOS);
+                }
                 buffer.clear();
             }
             return new StreamEnd(bytes, demuxer.atFrameBoundary(), demuxer.engineError(), null);

@@ -23,8 +23,12 @@ public final class OutputCollector {
     /** Largest cap: the result is one JSON string held in memory. */
     public static final int MAX_CAP = 1 << 30;
 
-    /** First allocation of each buffer; they double from there up to their share of the cap. */
-    private static final int INITIAL_BUFFER = 4096;
+    /**
+     * First allocation of each buffer (the tail's only once the head is full);
+     * they double from there up to their share of the cap. A dispatch that
+     * prints a line holds a kilobyte per stream.
+     */
+    private static final int INITIAL_BUFFER = 1024;
 
     /** The head gets a quarter of the room, the tail the rest (ADR 0003). */
     private static final int HEAD_SHARE_DIVISOR = 4;

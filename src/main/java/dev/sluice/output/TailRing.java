@@ -3,14 +3,18 @@ package dev.sluice.output;
 import java.util.Arrays;
 
 /**
- * The last bytes of a stream, up to a fixed capacity. Until it first fills, it
- * is a plain growing buffer (so short streams hold little); after that it
- * overwrites its oldest bytes.
+ * The last bytes of a stream, up to a fixed capacity. It allocates nothing
+ * until the first append, and until it first fills it is a plain growing
+ * buffer (so short streams hold little); after that it overwrites its oldest
+ * bytes.
  */
 final class TailRing {
 
+    private static final byte[] NONE = new byte[0];
+
     private final int capacity;
-    private byte[] bytes;
+    private final int initialSize;
+    private byte[] bytes = NONE;
     /** Bytes held, at most {@code capacity}. */
     private int size;
     /** Where the next byte goes once the ring has wrapped; 0 before. */
@@ -19,7 +23,7 @@ final class TailRing {
 
     TailRing(int capacity, int initialSize) {
         this.capacity = capacity;
-        this.bytes = new byte[Math.min(capacity, initialSize)];
+        this.initialSize = Math.min(capacity, initialSize);
     }
 
     void append(byte[] chunk, int offset, int count) {
@@ -54,7 +58,7 @@ final class TailRing {
 
     private void ensureRoom(int needed) {
         if (needed > bytes.length) {
-            int grown = Math.max(needed, (int) Math.min(capacity, 2L * bytes.length));
+            int grown = Math.max(Math.max(needed, initialSize), (int) Math.min(capacity, 2L * bytes.length));
             bytes = Arrays.copyOf(bytes, grown);
         }
     }

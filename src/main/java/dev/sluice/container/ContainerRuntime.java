@@ -40,7 +40,43 @@ public class ContainerRuntime {
 
     /** Creates the container; throws {@link ContainerException} with {@code IMAGE_NOT_FOUND} when the image is missing. */
     public String create(ContainerSpec spec) {
-        String imageUser = imageUser(spec.image());
+        CreateContainerCmd cmd = createCommand(spec, imageUser(spec.image()));
+        try {
+            return cmd.exec().getId();
+        } catch (NotFoundException e) {
+            throw new ContainerException(ContainerException.Reason.IMAGE_NOT_FOUND,
+                    "image " + spec.image() + " is not present on the engine");
+        } catch (RuntimeException e) {
+            throw ContainerException.from("create", e);
+        }
+    }
+
+    /**
+     * Takes the calls of a dispatch's way through the engine once, with an
+     * image that cannot exist, so the engine refuses each and nothing is
+     * created: the first real dispatch then finds both clients connected and
+     * their request and answer mapping loaded, instead of paying for it.
+     */
+    public void warmUp() {
+        String image = "sluice.invalid/warm-up:none";
+        ContainerSpec spec = new ContainerSpec(image, List.of("true"), Map.of(), null, true, Map.of(), 64L << 20, 0, 64,
+                "none");
+        refused(() -> imageUser(image));
+        // Should an image of that name exist after all, its container goes at once.
+        refused(() -> remove(createCommand(spec, "").exec().getId()));
+        refused(() -> clients.streaming().pingCmd().exec());
+        refused(() -> clients.control().inspectContainerCmd(image).exec());
+    }
+
+    private static void refused(Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException e) {
+            // the engine's refusal is the expected answer
+        }
+    }
+
+    private CreateContainerCmd createCommand(ContainerSpec spec, String imageUser) {
         CreateContainerCmd cmd = clients.control().createContainerCmd(spec.image())
                 .withTty(false)
                 .withAttachStdout(true)
@@ -58,14 +94,7 @@ public class ContainerRuntime {
         Optional<String> user = runAs(imageUser);
         user.ifPresent(cmd::withUser);
         cmd.getHostConfig().withTmpFs(tmpfs(user));
-        try {
-            return cmd.exec().getId();
-        } catch (NotFoundException e) {
-            throw new ContainerException(ContainerException.Reason.IMAGE_NOT_FOUND,
-                    "image " + spec.image() + " is not present on the engine");
-        } catch (RuntimeException e) {
-            throw ContainerException.from("create", e);
-        }
+        return cmd;
     }
 
     private String imageUser(String image) {

@@ -8,6 +8,7 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.EngineMonitor;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -35,6 +36,8 @@ class DispatchJobs {
     @Inject
     WorkerLease lease;
     @Inject
+    ContainerRuntime runtime;
+    @Inject
     Clock clock;
 
     /** Before taking requests: claim the lease and take up what a previous run of this worker left. */
@@ -42,6 +45,12 @@ class DispatchJobs {
         run("lease", lease::renew);
         run("reconciliation at start", () -> reconciler.reconcileOwn(true));
         run("lost workers", reconciler::sweepLost);
+        // Only an engine that answers its (bounded) ping is warmed up: a hung one must not hold up the start.
+        run("warm-up", () -> {
+            if (engine.check().available()) {
+                runtime.warmUp();
+            }
+        });
     }
 
     /** Lease and engine health first: queued dispatches start only while the engine answers. */

@@ -64,6 +64,15 @@ class ContainerOutputIT {
         assertThat(run.stderr.overflow()).isNull();
     }
 
+    @Test
+    void warmingUpCreatesNothing() {
+        int before = clients.control().listContainersCmd().withShowAll(true).exec().size();
+
+        runtime.warmUp();
+
+        assertThat(clients.control().listContainersCmd().withShowAll(true).exec()).hasSize(before);
+    }
+
     private static void assertBounded(CapturedOutput out, byte[] written, int cap) {
         String whole = new String(written, StandardCharsets.UTF_8);
         assertThat(out.originalBytes()).isEqualTo(written.length);

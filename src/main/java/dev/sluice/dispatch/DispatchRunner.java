@@ -99,7 +99,7 @@ final class DispatchRunner {
             CrashPoint.AFTER_CREATE.reached();
             startAndCollect(id, spec, execution, containerId);
         } catch (StoreException e) {
-            LOG.errorf("dispatch %s: store failed, left for reconciliation: %s", id, e.getMessage());
+            LOG.errorf(e, "dispatch %s: store failed, left for reconciliation", id);
         } catch (RuntimeException e) {
             failed(id, spec, e);
         }
@@ -158,7 +158,7 @@ final class DispatchRunner {
             Execution.StopReason stop = cancelRequested ? Execution.StopReason.CANCEL : execution.stopReason();
             finish(result(id, spec, stop, exitCode, containerId, startedAt, finishedAt, capture, true));
         } catch (StoreException e) {
-            LOG.errorf("dispatch %s: store failed, left for reconciliation: %s", id, e.getMessage());
+            LOG.errorf(e, "dispatch %s: store failed, left for reconciliation", id);
         } catch (ContainerException e) {
             execution.finished();
             finishQuietly(Results.withoutOutput(id, spec, Dispatch.Status.ERROR, error(e), now()));

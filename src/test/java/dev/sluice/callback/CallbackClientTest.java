@@ -107,10 +107,17 @@ class CallbackClientTest {
     }
 
     @Test
-    void nobodyListeningIsAConnectFailure() {
+    void nobodyListeningIsAConnectFailure() throws Exception {
         int port = receiver.port();
         receiver.close();
-        assertThat(post("http://127.0.0.1:" + port + "/hook").failure()).isEqualTo(CallbackClient.Failure.CONNECT);
+        // A refused connection is immediate; the generous deadline only keeps a slow first call from reading as one.
+        try (CallbackClient patient = new CallbackClient(
+                new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")), CallbackClientTest::lookup),
+                Duration.ofSeconds(10), Duration.ofSeconds(30), 8, 4, timer)) {
+            CallbackClient.Attempt a = patient.post(URI.create("http://127.0.0.1:" + port + "/hook"), Map.of(),
+                    "{}".getBytes(StandardCharsets.UTF_8));
+            assertThat(a.failure()).isEqualTo(CallbackClient.Failure.CONNECT);
+        }
     }
 
     @Test

@@ -97,6 +97,12 @@ class ChaosIT {
             await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1))
                     .until(() -> deliveredIds(ledger).containsAll(accepted.keySet()));
             WorkerProcess last = worker.get();
+            // The receiver can have a result before the worker has recorded the delivery (and a kill in between
+            // means it is sent again): give the records time to settle, then count what they say.
+            Instant settleBy = Instant.now().plus(Duration.ofSeconds(60));
+            while (Instant.now().isBefore(settleBy) && !accepted.keySet().stream().allMatch(id -> settled(last, id))) {
+                Thread.sleep(500);
+            }
 
             Map<String, List<Receiver.Request>> byId = ledger.requests().stream()
                     .collect(Collectors.groupingBy(r -> r.header("webhook-id")));
@@ -141,6 +147,15 @@ class ChaosIT {
             assertThat(delivered + dead).as("accepted = delivered + dead-lettered").isEqualTo(accepted.size());
             assertThat(wrong).as("results their processes did not earn").isEmpty();
             assertThat(killed.get()).isEqualTo(kills);
+        }
+    }
+
+    private static boolean settled(WorkerProcess worker, String id) {
+        try {
+            String state = JSON.readTree(worker.get("/v1/dispatches/" + id).body()).path("callback").path("state").asText();
+            return state.equals("delivered") || state.equals("dead");
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -52,6 +54,11 @@ public final class WorkerProcess implements AutoCloseable {
 
     /** Starts the worker and waits until it reports started (the store is migrated, reconciliation has run). */
     public static WorkerProcess start(Map<String, String> env) {
+        return start(env, "-Xmx256m");
+    }
+
+    /** Starts the worker with the given JVM options. */
+    public static WorkerProcess start(Map<String, String> env, String... jvmOptions) {
         Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: integration tests run after package");
@@ -59,7 +66,10 @@ public final class WorkerProcess implements AutoCloseable {
         try {
             int port = freePort();
             Path log = Files.createTempFile(Path.of("target"), "worker-", ".log");
-            ProcessBuilder builder = new ProcessBuilder(javaBinary(), "-Xmx256m", "-jar", jar.toString())
+            List<String> command = new ArrayList<>(List.of(javaBinary()));
+            command.addAll(List.of(jvmOptions));
+            command.addAll(List.of("-jar", jar.toString()));
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             builder.environment().putAll(env);
@@ -134,6 +144,10 @@ public final class WorkerProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    public long pid() {
+        return process.pid();
     }
 
     public boolean alive() {

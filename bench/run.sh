@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Sluice beside the Docker CLI on this machine, in one run: builds the worker,
+# starts it (as a packaged process, with a recording callback receiver) per
+# scenario, runs the same image and producer through `docker run`, and prints
+# the table kept in BENCHMARKS.md (also written to target/bench-report.md).
+# Then the collector's JMH benchmark (P4), via bench/collector.sh.
+#
+#   bench/run.sh                  the full run (about 20 minutes on 2 vCPUs)
+#   bench/run.sh --smoke          every scenario at a tiny size: seconds, proves the harness runs
+#   bench/run.sh P1 P3            only the named figures (P1-P3, P5-P10; P4 is the JMH benchmark)
+#   bench/run.sh transports [MiB] [rounds]
+#                                 the attach paths compared on one flood (ADR 0011; 1024 MiB, 3 rounds)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/docker-engine.sh
+./mvnw -B -q -ntp -DskipTests package dependency:build-classpath \
+  -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
+# Run from a snapshot of the classes, so a build started meanwhile cannot pull them away.
+snapshot=target/bench-harness
+rm -rf "$snapshot" && mkdir -p "$snapshot" && cp -r target/classes target/test-classes "$snapshot/"
+cp="$snapshot/test-classes:$snapshot/classes:$(cat target/test-classpath.txt)"
+
+if [ "${1:-}" = "transports" ]; then
+  shift
+  exec java -Xmx512m -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$cp" \
+    dev.sluice.bench.TransportComparison "$@"
+fi
+
+java -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$cp" dev.sluice.bench.Harness "$@"
+
+run_jmh=yes
+for arg in "$@"; do
+  case "$arg" in
+    P4) run_jmh=yes; break ;;
+    P*) run_jmh=no ;;
+  esac
+done
+if [ "$run_jmh" = yes ]; then
+  if [ "${1:-}" = "--smoke" ]; then bench/collector.sh --smoke; else bench/collector.sh; fi
+fi

@@ -1,0 +1,543 @@
+package dev.sluice.bench;
+
+import static dev.sluice.bench.Measure.f;
+import static dev.sluice.bench.Measure.signed;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.sluice.testsupport.Receiver;
+import dev.sluice.testsupport.TestDocker;
+import dev.sluice.testsupport.WorkerProcess;
+
+/**
+ * Sluice beside the Docker CLI, on the same machine, in the same run: the
+ * figures of BENCHMARKS.md (P1-P3, P5-P10; P4 is the collector's JMH
+ * benchmark). Runs of the two sides alternate; medians and ratios are
+ * reported. {@code bench/run.sh} runs it in full; {@link Sizes#SMOKE} keeps a
+ * run to seconds so the suite proves the harness still works.
+ */
+public final class Harness {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final String IMAGE = TestDocker.AGENT_IMAGE;
+
+    /** How big each scenario runs. */
+    public record Sizes(String name, long floodBytes, int runs, int overheadRuns, int concurrent, int completeness,
+            int streams, int controlCalls, int floodDispatches, long floodStderrBytes, int smallDispatches) {
+
+        public static final Sizes FULL = new Sizes("full", 1L << 30, 3, 50, 50, 1000, 200, 50, 10, 64L << 20, 100);
+        public static final Sizes SMOKE = new Sizes("smoke", 8L << 20, 1, 5, 4, 10, 8, 5, 2, 1L << 20, 10);
+    }
+
+    private interface Scenario {
+        void run() throws Exception;
+    }
+
+    /** One figure: what Sluice measured, its baseline, and the target. */
+    public record Row(String id, String measure, String sluice, String baseline, String ratio, String target, boolean met) {
+
+        String markdown() {
+            return "| " + id + " | " + measure + " | " + sluice + " | " + baseline + " | " + ratio + " | " + target + " | "
+                    + (target.isEmpty() ? "" : met ? "met" : "**not met**") + " |";
+        }
+    }
+
+    private final Sizes sizes;
+    private final List<Row> rows = new ArrayList<>();
+
+    private Harness(Sizes sizes) {
+        this.sizes = sizes;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Sizes sizes = Arrays.asList(args).contains("--smoke") ? Sizes.SMOKE : Sizes.FULL;
+        Set<String> only = Arrays.stream(args).filter(a -> a.matches("P\\d+")).collect(Collectors.toSet());
+        List<Row> rows = run(sizes, only);
+        String table = table(rows);
+        System.out.println(table);
+        Files.writeString(Path.of("target/bench-report.md"), table);
+    }
+
+    /** Runs the chosen scenarios (all when {@code only} is empty). */
+    public static List<Row> run(Sizes sizes, Set<String> only) throws Exception {
+        Harness h = new Harness(sizes);
+        Map<String, Scenario> scenarios = new LinkedHashMap<>();
+        scenarios.put("P6", h::startup);
+        scenarios.put("P3", h::overhead);
+        scenarios.put("P1", h::throughput);
+        scenarios.put("P5", h::concurrency);
+        scenarios.put("P2", h::floods);
+        scenarios.put("P8", h::completeness);
+        scenarios.put("P9", h::streamsVersusControl);
+        scenarios.put("P10", h::smallDispatches);
+        for (Map.Entry<String, Scenario> s : scenarios.entrySet()) {
+            if (only.isEmpty() || only.contains(s.getKey())) {
+                System.out.println("== " + s.getKey());
+                s.getValue().run();
+            }
+        }
+        return h.rows;
+    }
+
+    static String table(List<Row> rows) {
+        StringBuilder t = new StringBuilder("| # | measure | Sluice | Docker CLI | ratio | target | |\n"
+                + "| --- | --- | --- | --- | --- | --- | --- |\n");
+        rows.forEach(r -> t.append(r.markdown()).append('\n'));
+        return t.toString();
+    }
+
+    private void row(String id, String measure, String sluice, String baseline, String ratio, String target, boolean met) {
+        Row r = new Row(id, measure, sluice, baseline, ratio, target, met);
+        rows.add(r);
+        System.out.println(r.markdown());
+    }
+
+    // ---------------------------------------------------------------- workers
+
+    private Map<String, String> env(String logDriver) {
+        // A store of its own per worker: no worker takes up what an earlier scenario left.
+        Map<String, String> env = WorkerProcess.baseEnvironment(WorkerProcess.freshDataDir("bench"), "bench");
+        env.put("SLUICE_CONTAINER_LOG_DRIVER", logDriver);
+        env.put("SLUICE_DISPATCH_MAX_RUNNING", "256");
+        env.put("SLUICE_DISPATCH_DEFAULT_MEMORY", "256M");
+        env.put("SLUICE_DISPATCH_MAX_TIMEOUT", "6h");
+        env.put("QUARKUS_LOG_LEVEL", "WARN");
+        return env;
+    }
+
+    private WorkerProcess worker(String logDriver, String... jvm) {
+        return WorkerProcess.start(env(logDriver), jvm.length == 0 ? new String[] {"-Xmx512m"} : jvm);
+    }
+
+    /** Submits and returns the id; the result arrives at the receiver. */
+    private static String submit(WorkerProcess w, Receiver r, String script) throws IOException {
+        String body = JSON.writeValueAsString(Map.of("image", IMAGE, "command", List.of("sh", "-c", script),
+                "callbackUrl", r.url("/bench"), "timeout", "PT2H"));
+        var response = w.post("/v1/dispatches", body);
+        if (response.statusCode() != 202) {
+            throw new IllegalStateException("submit refused: " + response.statusCode() + " " + response.body());
+        }
+        return JSON.readTree(response.body()).path("id").asText();
+    }
+
+    /** Waits for a dispatch's callback and returns when it arrived and the result it carried. */
+    private static Receiver.Request awaitCallback(Receiver r, String id, Duration within) throws InterruptedException {
+        Instant deadline = Instant.now().plus(within);
+        String webhookId = "msg_" + id;
+        while (Instant.now().isBefore(deadline)) {
+            for (Receiver.Request req : r.requests()) {
+                if (webhookId.equals(req.header("webhook-id"))) {
+                    return req;
+                }
+            }
+            Thread.sleep(2);
+        }
+        throw new IllegalStateException("no callback for " + id + " within " + within);
+    }
+
+    private static JsonNode result(Receiver.Request callback) throws IOException {
+        return JSON.readTree(callback.body());
+    }
+
+    /** One {@code docker run}: its wall time, and the CPU its CLI process used. */
+    private record CliRun(double seconds, double cpuSeconds) {
+    }
+
+    /** {@code docker run --rm} of the same image and producer, output discarded. */
+    private static CliRun cli(String logDriver, String script) throws IOException, InterruptedException {
+        // bash's times prints the CPU its children used: here, the docker CLI.
+        String run = "docker run --rm --network none --log-driver " + logDriver + " " + IMAGE + " sh -c '"
+                + script.replace("'", "'\\''") + "' >/dev/null 2>&1 || exit 1; times";
+        long start = System.nanoTime();
+        Process p = new ProcessBuilder("bash", "-c", run).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String times = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        if (!p.waitFor(2, TimeUnit.HOURS) || p.exitValue() != 0) {
+            throw new IllegalStateException("docker run failed: " + script);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        // Second line: children's user and system time, as "0m1.234s 0m0.567s".
+        String[] children = times.lines().skip(1).findFirst().orElse("0m0s 0m0s").trim().split("\\s+");
+        return new CliRun(seconds, minutesSeconds(children[0]) + minutesSeconds(children[1]));
+    }
+
+    private static double minutesSeconds(String time) {
+        int m = time.indexOf('m');
+        return Double.parseDouble(time.substring(0, m)) * 60 + Double.parseDouble(time.substring(m + 1, time.length() - 1));
+    }
+
+    private static String flood(long bytes, boolean lines) {
+        // Both producers write printable bytes: json-file escapes NUL six-fold, which would measure the escaping.
+        return lines ? "line=$(head -c 1023 /dev/zero | tr '\\000' x); yes \"$line\" | head -c " + bytes
+                : "dd if=/dev/zero bs=65536 count=" + bytes / 65536 + " 2>/dev/null | tr '\\000' x";
+    }
+
+    // -------------------------------------------------------------- scenarios
+
+    /** P6: process start to readiness, and idle memory. */
+    private void startup() throws Exception {
+        List<Double> ready = new ArrayList<>();
+        List<Double> rss = new ArrayList<>();
+        for (int i = 0; i < Math.max(3, sizes.runs()); i++) {
+            long start = System.nanoTime();
+            try (WorkerProcess w = worker("json-file")) {
+                while (status(w, "/q/health/ready") != 200) {
+                    Thread.sleep(5);
+                }
+                ready.add((System.nanoTime() - start) / 1e9);
+                Thread.sleep(3000);
+                rss.add(Measure.rssMib(w.pid()));
+            }
+        }
+        double readyS = Measure.median(ready);
+        double rssM = Measure.median(rss);
+        row("P6", "start-up: process start to readiness UP (median of " + ready.size() + ")", f(readyS) + " s", "", "",
+                "≤ 1.0 s", readyS <= 1.0);
+        row("P6", "resident memory when idle (JVM, -Xmx512m)", f(rssM) + " MiB", "", "", "≤ 128 MiB", rssM <= 128);
+    }
+
+    /** P3: a container that runs {@code true}, submit to callback received, against docker run --rm. */
+    private void overhead() throws Exception {
+        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker("json-file")) {
+            double first = timedDispatch(w, r, "true");
+            List<Double> sluice = new ArrayList<>();
+            List<Double> docker = new ArrayList<>();
+            for (int i = 0; i < sizes.overheadRuns(); i++) {
+                sluice.add(timedDispatch(w, r, "true"));
+                docker.add(cli("json-file", "true").seconds());
+            }
+            double s50 = Measure.median(sluice) * 1000;
+            double d50 = Measure.median(docker) * 1000;
+            double s95 = Measure.percentile(sluice, 95) * 1000;
+            double d95 = Measure.percentile(docker, 95) * 1000;
+            double s99 = Measure.percentile(sluice, 99) * 1000;
+            double d99 = Measure.percentile(docker, 99) * 1000;
+            String n = " (" + sizes.overheadRuns() + " runs)";
+            row("P3", "dispatch overhead p50, `true`" + n, f(s50) + " ms", f(d50) + " ms", signed(s50 - d50) + " ms",
+                    "≤ CLI + 30 ms", s50 <= d50 + 30);
+            row("P3", "dispatch overhead p95", f(s95) + " ms", f(d95) + " ms", signed(s95 - d95) + " ms", "", true);
+            row("P3", "dispatch overhead p99", f(s99) + " ms", f(d99) + " ms", signed(s99 - d99) + " ms",
+                    "≤ CLI + 100 ms", s99 <= d99 + 100);
+            row("P3", "first dispatch after start-up", f(first * 1000) + " ms", "steady p50 " + f(s50) + " ms",
+                    signed(first * 1000 - s50) + " ms", "≤ steady + 50 ms", first * 1000 <= s50 + 50);
+        }
+    }
+
+    private static double timedDispatch(WorkerProcess w, Receiver r, String script) throws Exception {
+        long start = System.nanoTime();
+        String id = submit(w, r, script);
+        awaitCallback(r, id, Duration.ofMinutes(5));
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    /**
+     * P1 and P7: one dispatch writing a flood to stdout, against docker run with
+     * the same producer and driver. Each worker first runs one flood that is not
+     * counted, so the figures are of a warm worker, not of its JIT compiler.
+     */
+    private void throughput() throws Exception {
+        double gib = sizes.floodBytes() / (double) (1L << 30);
+        for (String driver : List.of("json-file", "local")) {
+            for (boolean lines : List.of(false, true)) {
+                String producer = flood(sizes.floodBytes(), lines);
+                try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker(driver)) {
+                    awaitCallback(r, submit(w, r, producer), Duration.ofHours(1));
+                    List<Double> sluice = new ArrayList<>();
+                    List<Double> docker = new ArrayList<>();
+                    double cpu = 0;
+                    double cliCpu = 0;
+                    for (int i = 0; i < sizes.runs(); i++) {
+                        CliRun baseline = cli(driver, producer);
+                        docker.add(baseline.seconds());
+                        cliCpu += baseline.cpuSeconds();
+                        double before = Measure.cpuSeconds(w.pid());
+                        long start = System.nanoTime();
+                        String id = submit(w, r, producer);
+                        JsonNode result = result(awaitCallback(r, id, Duration.ofHours(1)));
+                        sluice.add((System.nanoTime() - start) / 1e9);
+                        cpu += Measure.cpuSeconds(w.pid()) - before;
+                        long counted = result.path("stdoutOverflow").path("originalBytes").asLong();
+                        if (counted != sizes.floodBytes()) {
+                            throw new IllegalStateException("counted " + counted + " of " + sizes.floodBytes());
+                        }
+                    }
+                    double s = Measure.median(sluice);
+                    double d = Measure.median(docker);
+                    double mib = sizes.floodBytes() / 1048576.0;
+                    String what = (lines ? "1 KiB lines" : "64 KiB blocks") + ", " + driver + ", " + f(mib) + " MiB";
+                    row("P1", "capture throughput, " + what, f(mib / s) + " MiB/s (" + f(s) + " s)",
+                            f(mib / d) + " MiB/s (" + f(d) + " s)", f(s / d) + "× time", "≤ 1.1× time", s / d <= 1.1);
+                    double perGib = cpu / sizes.runs() / gib;
+                    double cliPerGib = cliCpu / sizes.runs() / gib;
+                    row("P7", "worker CPU per GiB captured, " + what, f(perGib) + " CPU-s/GiB",
+                            f(cliPerGib) + " CPU-s/GiB (the CLI process)", f(perGib / cliPerGib) + "×",
+                            "≤ 0.5 CPU-s/GiB", perGib <= 0.5);
+                }
+            }
+        }
+    }
+
+    /** P5: many dispatches at once, each sleeping 1 s and printing 1 MiB; makespan against parallel docker runs. */
+    private void concurrency() throws Exception {
+        int n = sizes.concurrent();
+        String script = "sleep 1; head -c 1048576 /dev/zero | tr '\\000' x";
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker("json-file")) {
+            List<Double> sluice = new ArrayList<>();
+            List<Double> docker = new ArrayList<>();
+            int errors = 0;
+            for (int run = 0; run < sizes.runs(); run++) {
+                long start = System.nanoTime();
+                List<Future<Double>> cliRuns = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    cliRuns.add(pool.submit(() -> cli("json-file", script).seconds()));
+                }
+                for (Future<Double> c : cliRuns) {
+                    c.get();
+                }
+                docker.add((System.nanoTime() - start) / 1e9);
+
+                start = System.nanoTime();
+                List<Future<String>> ids = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    ids.add(pool.submit(() -> submit(w, r, script)));
+                }
+                for (Future<String> id : ids) {
+                    JsonNode result = result(awaitCallback(r, id.get(), Duration.ofMinutes(10)));
+                    if (!result.path("status").asText().equals("succeeded")
+                            || result.path("stdout").asText().length() != 1_048_576) {
+                        errors++;
+                    }
+                }
+                sluice.add((System.nanoTime() - start) / 1e9);
+            }
+            double s = Measure.median(sluice);
+            double d = Measure.median(docker);
+            row("P5", n + " dispatches at once (sleep 1 s, print 1 MiB): makespan", f(s) + " s, " + errors + " errors",
+                    f(d) + " s (" + n + " parallel `docker run`)", f(s / d) + "×", "≤ 1.1×, 0 errors",
+                    s / d <= 1.1 && errors == 0);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** P2: concurrent floods on both streams; worker RSS and heap sampled throughout. */
+    private void floods() throws Exception {
+        int n = sizes.floodDispatches();
+        String script = "(" + flood(sizes.floodBytes(), false) + ") & (" + flood(sizes.floodStderrBytes(), true)
+                + " >&2); wait";
+        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker("json-file")) {
+            Thread.sleep(2000);
+            double idleRss = Measure.rssMib(w.pid());
+            double idleLive = heapAfterGc(w);
+            double[] peak = {idleRss, idleLive};
+            ScheduledSampler sampler = new ScheduledSampler(() -> {
+                peak[0] = Math.max(peak[0], Measure.rssMib(w.pid()));
+                peak[1] = Math.max(peak[1], heapMib(w));
+            });
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ids.add(submit(w, r, script));
+            }
+            for (String id : ids) {
+                awaitCallback(r, id, Duration.ofHours(1));
+            }
+            sampler.close();
+            double afterLive = heapAfterGc(w);
+            String flood = n + " × (" + f(sizes.floodBytes() / 1048576.0) + " MiB stdout + "
+                    + f(sizes.floodStderrBytes() / 1048576.0) + " MiB stderr)";
+            row("P2", "RSS growth over idle under " + flood + " (-Xmx512m)", signed(peak[0] - idleRss) + " MiB (idle "
+                    + f(idleRss) + ", peak " + f(peak[0]) + ")", "", "", "≤ 64 MiB", peak[0] - idleRss <= 64);
+            row("P2", "heap used under the same floods (garbage included), peak", f(peak[1]) + " MiB", "", "", "", true);
+            // Flat: what stays reachable once the floods are over is what was reachable before them.
+            row("P2", "live heap (after a full GC) before and after the floods", f(idleLive) + " → " + f(afterLive)
+                    + " MiB", "", "", "flat (± 16 MiB)", Math.abs(afterLive - idleLive) <= 16);
+        }
+    }
+
+    /** P8: many short-lived containers printing a known number of bytes: every byte counted. */
+    private void completeness() throws Exception {
+        int n = sizes.completeness();
+        int bytes = 12_345;
+        String script = "head -c " + bytes + " /dev/zero | tr '\\000' y";
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker("json-file")) {
+            List<Future<String>> ids = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ids.add(pool.submit(() -> submit(w, r, script)));
+            }
+            long lost = 0;
+            int exact = 0;
+            for (Future<String> id : ids) {
+                JsonNode result = result(awaitCallback(r, id.get(), Duration.ofMinutes(30)));
+                String out = result.path("stdout").asText();
+                lost += Math.max(0, bytes - out.length());
+                exact += out.length() == bytes && out.chars().allMatch(c -> c == 'y') ? 1 : 0;
+            }
+            row("P8", n + " short-lived containers, " + bytes + " bytes each", exact + "/" + n + " exact, " + lost
+                    + " bytes lost", "", "", "0 lost, totals exact", lost == 0 && exact == n);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** P9: with many dispatches streaming, a GET and a new submit still answer quickly. */
+    private void streamsVersusControl() throws Exception {
+        int n = sizes.streams();
+        String stream = "while true; do echo tick; sleep 0.2; done";
+        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker("json-file")) {
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ids.add(submit(w, r, stream));
+            }
+            Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
+            while (runningCount(w) < n && Instant.now().isBefore(deadline)) {
+                Thread.sleep(500);
+            }
+            int calls = sizes.controlCalls();
+            for (int i = 0; i < calls / 5; i++) { // not counted: the first calls of a fresh worker are interpreted
+                status(w, "/v1/dispatches/" + ids.get(i % n));
+                submit(w, r, "true");
+            }
+            List<Double> gets = new ArrayList<>();
+            List<Double> posts = new ArrayList<>();
+            for (int i = 0; i < calls; i++) {
+                long start = System.nanoTime();
+                status(w, "/v1/dispatches/" + ids.get(i % n));
+                gets.add((System.nanoTime() - start) / 1e6);
+                start = System.nanoTime();
+                submit(w, r, "true");
+                posts.add((System.nanoTime() - start) / 1e6);
+            }
+            for (String id : ids) {
+                HTTP.send(HttpRequest.newBuilder(URI.create(w.url("/v1/dispatches/" + id))).DELETE().build(),
+                        HttpResponse.BodyHandlers.discarding());
+            }
+            double get99 = Measure.percentile(gets, 99);
+            double post99 = Measure.percentile(posts, 99);
+            row("P9", "GET a record while " + n + " dispatches stream (p50 / p99 of " + calls + ")",
+                    f(Measure.median(gets)) + " / " + f(get99) + " ms", "", "", "≤ 100 ms", get99 <= 100);
+            row("P9", "POST a dispatch while " + n + " stream (p50 / p99 of " + calls + ")",
+                    f(Measure.median(posts)) + " / " + f(post99) + " ms", "", "", "≤ 100 ms", post99 <= 100);
+        }
+    }
+
+    /** P10: the heap a small dispatch holds, and a flood under a 64 MiB heap. */
+    private void smallDispatches() throws Exception {
+        int n = sizes.smallDispatches();
+        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker("json-file")) {
+            // Not counted: what the first dispatches load once (classes' caches, the threads' own) is not per dispatch.
+            List<String> warm = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                warm.add(submit(w, r, "echo a few bytes"));
+            }
+            for (String id : warm) {
+                awaitCallback(r, id, Duration.ofMinutes(5));
+            }
+            double before = heapAfterGc(w);
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ids.add(submit(w, r, "echo a few bytes; sleep 20"));
+            }
+            Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
+            while (runningCount(w) < n && Instant.now().isBefore(deadline)) {
+                Thread.sleep(250);
+            }
+            Thread.sleep(1000); // their output is in
+            double during = heapAfterGc(w);
+            double perDispatchKib = (during - before) * 1024 / n;
+            row("P10", "heap held per running dispatch that printed < 1 KiB (" + n + " running)",
+                    f(perDispatchKib) + " KiB", "", "", "≤ 64 KiB", perDispatchKib <= 64);
+            for (String id : ids) {
+                HTTP.send(HttpRequest.newBuilder(URI.create(w.url("/v1/dispatches/" + id))).DELETE().build(),
+                        HttpResponse.BodyHandlers.discarding());
+            }
+        }
+        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess small = worker("json-file", "-Xmx64m")) {
+            String id = submit(small, r, flood(sizes.floodBytes(), false));
+            JsonNode result = result(awaitCallback(r, id, Duration.ofHours(1)));
+            boolean exact = result.path("stdoutOverflow").path("originalBytes").asLong() == sizes.floodBytes();
+            row("P10", "one " + f(sizes.floodBytes() / 1048576.0) + " MiB flood with -Xmx64m",
+                    result.path("status").asText() + (exact ? ", counts exact" : ", counts wrong"), "", "",
+                    "passes", exact && small.alive());
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static int status(WorkerProcess w, String path) {
+        try {
+            return w.status(path);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private static int runningCount(WorkerProcess w) throws IOException {
+        int count = 0;
+        String next = "/v1/dispatches?status=running&limit=100";
+        while (next != null) {
+            JsonNode page = JSON.readTree(w.get(next).body());
+            count += page.path("items").size();
+            next = page.path("next").isNull() ? null : page.path("next").asText();
+        }
+        return count;
+    }
+
+    /** Heap used, from the worker's own metrics. */
+    private static double heapMib(WorkerProcess w) {
+        try {
+            return w.get("/q/metrics").body().lines()
+                    .filter(l -> l.startsWith("jvm_memory_used_bytes") && l.contains("area=\"heap\""))
+                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum() / 1048576.0;
+        } catch (IOException e) {
+            return Double.NaN;
+        }
+    }
+
+    private static double heapAfterGc(WorkerProcess w) throws Exception {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        for (int i = 0; i < 2; i++) {
+            new ProcessBuilder(jcmd.toString(), Long.toString(w.pid()), "GC.run")
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(30, TimeUnit.SECONDS);
+        }
+        return heapMib(w);
+    }
+
+    /** Runs a reading every 250 ms until closed. */
+    private static final class ScheduledSampler implements AutoCloseable {
+        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+
+        ScheduledSampler(Runnable reading) {
+            timer.scheduleAtFixedRate(reading, 0, 250, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void close() {
+            timer.shutdownNow();
+        }
+    }
+}

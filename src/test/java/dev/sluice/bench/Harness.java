@@ -4,10 +4,6 @@ import static dev.sluice.bench.Measure.f;
 import static dev.sluice.bench.Measure.signed;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +38,6 @@ import dev.sluice.testsupport.WorkerProcess;
 public final class Harness {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String IMAGE = TestDocker.AGENT_IMAGE;
 
     /** How big each scenario runs. */
@@ -189,7 +184,8 @@ public final class Harness {
         return Double.parseDouble(time.substring(0, m)) * 60 + Double.parseDouble(time.substring(m + 1, time.length() - 1));
     }
 
-    private static String flood(long bytes, boolean lines) {
+    /** The producer both sides run: {@code bytes} of printable output, in 64 KiB blocks or in 1 KiB lines. */
+    static String flood(long bytes, boolean lines) {
         // Both producers write printable bytes: json-file escapes NUL six-fold, which would measure the escaping.
         return lines ? "line=$(head -c 1023 /dev/zero | tr '\\000' x); yes \"$line\" | head -c " + bytes
                 : "dd if=/dev/zero bs=65536 count=" + bytes / 65536 + " 2>/dev/null | tr '\\000' x";
@@ -413,10 +409,7 @@ public final class Harness {
             for (int i = 0; i < n; i++) {
                 ids.add(submit(w, r, stream));
             }
-            Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
-            while (runningCount(w) < n && Instant.now().isBefore(deadline)) {
-                Thread.sleep(500);
-            }
+            awaitRunning(w, n);
             int calls = sizes.controlCalls();
             for (int i = 0; i < calls / 5; i++) { // not counted: the first calls of a fresh worker are interpreted
                 status(w, "/v1/dispatches/" + ids.get(i % n));
@@ -432,10 +425,7 @@ public final class Harness {
                 submit(w, r, "true");
                 posts.add((System.nanoTime() - start) / 1e6);
             }
-            for (String id : ids) {
-                HTTP.send(HttpRequest.newBuilder(URI.create(w.url("/v1/dispatches/" + id))).DELETE().build(),
-                        HttpResponse.BodyHandlers.discarding());
-            }
+            cancel(w, ids);
             double get99 = Measure.percentile(gets, 99);
             double post99 = Measure.percentile(posts, 99);
             row("P9", "GET a record while " + n + " dispatches stream (p50 / p99 of " + calls + ")",
@@ -462,19 +452,13 @@ public final class Harness {
             for (int i = 0; i < n; i++) {
                 ids.add(submit(w, r, "echo a few bytes; sleep 20"));
             }
-            Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
-            while (runningCount(w) < n && Instant.now().isBefore(deadline)) {
-                Thread.sleep(250);
-            }
+            awaitRunning(w, n);
             Thread.sleep(1000); // their output is in
             double during = heapAfterGc(w);
             double perDispatchKib = (during - before) * 1024 / n;
             row("P10", "heap held per running dispatch that printed < 1 KiB (" + n + " running)",
                     f(perDispatchKib) + " KiB", "", "", "≤ 64 KiB", perDispatchKib <= 64);
-            for (String id : ids) {
-                HTTP.send(HttpRequest.newBuilder(URI.create(w.url("/v1/dispatches/" + id))).DELETE().build(),
-                        HttpResponse.BodyHandlers.discarding());
-            }
+            cancel(w, ids);
         }
         try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess small = worker("json-file", "-Xmx64m")) {
             String id = submit(small, r, flood(sizes.floodBytes(), false));
@@ -493,6 +477,20 @@ public final class Harness {
             return w.status(path);
         } catch (IOException e) {
             return -1;
+        }
+    }
+
+    /** Waits (up to 5 minutes) until at least {@code n} dispatches are running. */
+    private static void awaitRunning(WorkerProcess w, int n) throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
+        while (runningCount(w) < n && Instant.now().isBefore(deadline)) {
+            Thread.sleep(250);
+        }
+    }
+
+    private static void cancel(WorkerProcess w, List<String> ids) throws IOException {
+        for (String id : ids) {
+            w.delete("/v1/dispatches/" + id);
         }
     }
 

@@ -38,8 +38,6 @@ import dev.sluice.testsupport.TestDocker;
  */
 public final class TransportComparison {
 
-    private static final String FLOOD = "dd if=/dev/zero bs=65536 count=%d 2>/dev/null | tr '\\000' x";
-
     private interface AttachPath {
         /** Attaches to the created container, starts it, and returns the bytes read once the stream ends. */
         long run(String containerId) throws Exception;
@@ -83,7 +81,7 @@ public final class TransportComparison {
     /** Seconds and process CPU seconds for one flood read through {@code path}. */
     private static double[] measure(ContainerRuntime runtime, AttachPath path, long bytes) throws Exception {
         String id = runtime.create(new ContainerSpec(TestDocker.AGENT_IMAGE,
-                List.of("sh", "-c", String.format(FLOOD, bytes / 65536)), Map.of(), null, false, Map.of(), 256L << 20,
+                List.of("sh", "-c", Harness.flood(bytes, false)), Map.of(), null, false, Map.of(), 256L << 20,
                 0, 64, "none"));
         try {
             double cpuBefore = processCpuSeconds();

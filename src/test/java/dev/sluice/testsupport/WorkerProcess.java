@@ -117,6 +117,10 @@ public final class WorkerProcess implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    public HttpResponse<String> delete(String path) throws IOException {
+        return send(HttpRequest.newBuilder(URI.create(url(path))).DELETE());
+    }
+
     private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
         try {
             return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());

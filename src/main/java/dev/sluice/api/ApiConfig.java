@@ -14,8 +14,10 @@ public interface ApiConfig {
     /** Bearer tokens accepted on /v1/**, comma-separated; unset leaves the API open. Probes stay open. */
     Optional<List<String>> tokens();
 
-    /** Largest request body; larger ones get 413 and change nothing. */
-    @WithDefault("2M")
+    /**
+     * Largest request body; larger ones get 413 and change nothing. Its default
+     * (2M) is in application.properties, which the HTTP layer's limit follows.
+     */
     MemorySize maxRequestSize();
 
     /** Page size of a listing when the request names none, and the most it may name. */

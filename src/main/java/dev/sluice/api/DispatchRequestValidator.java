@@ -18,8 +18,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.callback.CallbackService;
 import dev.sluice.dispatch.DispatchConfig;
 import dev.sluice.dispatch.DispatchSpec;
-import dev.sluice.output.OutputCollector;
-import dev.sluice.output.OutputLimits;
+import dev.sluice.dispatch.OutputCaps;
 
 /**
  * Checks a request against the contract and the worker's maxima, naming every
@@ -37,12 +36,12 @@ final class DispatchRequestValidator {
     private static final int MAX_METADATA = 16 * 1024;
 
     private final DispatchConfig limits;
-    private final OutputLimits caps;
+    private final OutputCaps caps;
     private final CallbackService callbacks;
     private final ObjectMapper json;
 
     @Inject
-    DispatchRequestValidator(DispatchConfig limits, OutputLimits caps, CallbackService callbacks, ObjectMapper json) {
+    DispatchRequestValidator(DispatchConfig limits, OutputCaps caps, CallbackService callbacks, ObjectMapper json) {
         this.limits = limits;
         this.caps = caps;
         this.callbacks = callbacks;
@@ -81,9 +80,9 @@ final class DispatchRequestValidator {
         long pids = pids(r.resources(), errors);
         String network = network(r.network(), errors);
         int stdoutCap = cap("output.stdoutCapBytes", r.output() == null ? null : r.output().stdoutCapBytes(),
-                caps.stdoutCap(), caps.maxStdoutCap(), errors);
+                caps.stdoutDefault(), caps.stdoutMax(), errors);
         int stderrCap = cap("output.stderrCapBytes", r.output() == null ? null : r.output().stderrCapBytes(),
-                caps.stderrCap(), caps.maxStderrCap(), errors);
+                caps.stderrDefault(), caps.stderrMax(), errors);
         checkCallbackUrl(r.callbackUrl(), errors);
         checkMetadata(r.metadata(), errors);
         if (!errors.isEmpty()) {
@@ -198,13 +197,12 @@ final class DispatchRequestValidator {
         return network;
     }
 
-    private static int cap(String field, Long requested, int defaultCap, int maxCap, List<Problem.FieldError> errors) {
+    private int cap(String field, Long requested, int defaultCap, int maxCap, List<Problem.FieldError> errors) {
         if (requested == null) {
             return defaultCap;
         }
-        if (requested < OutputCollector.MIN_CAP || requested > maxCap) {
-            errors.add(Problem.FieldError.of(field, "must be between " + OutputCollector.MIN_CAP
-                    + " and " + maxCap));
+        if (requested < caps.min() || requested > maxCap) {
+            errors.add(Problem.FieldError.of(field, "must be between " + caps.min() + " and " + maxCap));
             return defaultCap;
         }
         return requested.intValue();

@@ -19,12 +19,15 @@ import jakarta.ws.rs.core.Response;
 
 import dev.sluice.callback.CallbackService;
 import dev.sluice.callback.CallbackStore;
-import dev.sluice.container.ContainerLogs;
+import dev.sluice.dispatch.Cancellation;
 import dev.sluice.dispatch.Dispatch;
+import dev.sluice.dispatch.DispatchIntake;
 import dev.sluice.dispatch.DispatchLinks;
-import dev.sluice.dispatch.DispatchService;
+import dev.sluice.dispatch.DispatchLogs;
+import dev.sluice.dispatch.DispatchQueries;
 import dev.sluice.dispatch.DispatchSpec;
 import dev.sluice.dispatch.DispatchStore;
+import dev.sluice.dispatch.LogRange;
 
 /** The v1 dispatch API (DESIGN section 2). */
 @Path("/v1/dispatches")
@@ -35,7 +38,13 @@ public class DispatchResource {
     static final String REPLAYED = "Idempotent-Replayed";
 
     @Inject
-    DispatchService service;
+    DispatchIntake intake;
+    @Inject
+    DispatchQueries queries;
+    @Inject
+    Cancellation cancellation;
+    @Inject
+    DispatchLogs logs;
     @Inject
     DispatchRequestValidator validator;
     @Inject
@@ -54,7 +63,7 @@ public class DispatchResource {
                     "POST a JSON object with at least an image");
         }
         DispatchSpec spec = validator.validate(request);
-        DispatchService.Accepted accepted = service.accept(request.id(), spec, fingerprint.of(request));
+        DispatchIntake.Accepted accepted = intake.accept(request.id(), spec, fingerprint.of(request));
         Dispatch d = accepted.dispatch();
         return Response.accepted(view(d))
                 .location(URI.create(DispatchLinks.self(d.id())))
@@ -65,7 +74,7 @@ public class DispatchResource {
     @GET
     @Path("{id}")
     public DispatchView get(@PathParam("id") String id) {
-        return view(service.get(id));
+        return view(queries.get(id));
     }
 
     private DispatchView view(Dispatch d) {
@@ -82,7 +91,7 @@ public class DispatchResource {
         if (after != null && !DispatchRequestValidator.ID.matcher(after).matches()) {
             throw ProblemException.invalid(List.of(Problem.FieldError.of("after", "is not a dispatch id")));
         }
-        DispatchStore.Page page = service.list(wanted, size, after);
+        DispatchStore.Page page = queries.list(wanted, size, after);
         Map<String, CallbackStore.State> deliveries = callbacks.states(page.items().stream()
                 .filter(d -> d.callbackUrl() != null).map(Dispatch::id).toList());
         String next = page.nextAfter() == null ? null : "/v1/dispatches?" + (wanted == null ? "" : "status="
@@ -109,7 +118,7 @@ public class DispatchResource {
     @DELETE
     @Path("{id}")
     public Response cancel(@PathParam("id") String id) {
-        DispatchService.Cancelled cancelled = service.cancel(id);
+        Cancellation.Cancelled cancelled = cancellation.cancel(id);
         return Response.status(cancelled.stopping() ? Response.Status.ACCEPTED : Response.Status.OK)
                 .entity(view(cancelled.dispatch()))
                 .build();
@@ -119,8 +128,8 @@ public class DispatchResource {
     @POST
     @Path("{id}/redeliver")
     public Response redeliver(@PathParam("id") String id) {
-        callbacks.redeliver(service.get(id));
-        return Response.accepted(view(service.get(id))).build();
+        callbacks.redeliver(queries.get(id));
+        return Response.accepted(view(queries.get(id))).build();
     }
 
     /**
@@ -139,7 +148,7 @@ public class DispatchResource {
         int max = (int) config.maxLogRange().asLongValue();
         int size = limit == null || limit.isEmpty() ? (int) Math.min(max, config.defaultLogRange().asLongValue())
                 : QueryParams.intIn("limit", limit, 1, max);
-        ContainerLogs.Range range = service.logs(id, stream.equals("stdout"), from, size);
+        LogRange range = logs.read(id, stream.equals("stdout"), from, size);
         return Response.ok(range.bytes(), MediaType.APPLICATION_OCTET_STREAM)
                 .header("Sluice-Log-Offset", range.offset())
                 .header("Sluice-Log-Next-Offset", range.offset() + range.bytes().length)

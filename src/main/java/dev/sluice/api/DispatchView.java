@@ -9,6 +9,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import dev.sluice.callback.CallbackStore;
+import dev.sluice.callback.DeliveryState;
 
 import dev.sluice.dispatch.Dispatch;
 import dev.sluice.dispatch.DispatchLinks;
@@ -43,7 +44,7 @@ public record DispatchView(
      */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     @JsonPropertyOrder({"url", "state", "attempts", "lastStatus", "nextAttemptAt", "lastError", "deliveredAt", "history"})
-    public record CallbackView(String url, @JsonInclude(JsonInclude.Include.ALWAYS) String state,
+    public record CallbackView(String url, @JsonInclude(JsonInclude.Include.ALWAYS) DeliveryState state,
             @JsonInclude(JsonInclude.Include.ALWAYS) int attempts, @JsonInclude(JsonInclude.Include.ALWAYS) Integer lastStatus,
             @JsonInclude(JsonInclude.Include.ALWAYS) Instant nextAttemptAt, String lastError, Instant deliveredAt,
             List<CallbackStore.AttemptView> history) {
@@ -60,6 +61,6 @@ public record DispatchView(
         }
         return delivery.map(s -> new CallbackView(d.callbackUrl(), s.state(), s.attempts(), s.lastStatus(),
                         s.nextAttemptAt(), s.lastError(), s.deliveredAt(), s.history()))
-                .orElseGet(() -> new CallbackView(d.callbackUrl(), "pending", 0, null, null, null, null, List.of()));
+                .orElseGet(() -> new CallbackView(d.callbackUrl(), DeliveryState.PENDING, 0, null, null, null, null, List.of()));
     }
 }

@@ -17,9 +17,10 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 
+import dev.sluice.callback.CallbackRefused;
 import dev.sluice.dispatch.DispatchConfig;
 import dev.sluice.dispatch.RequestRefused;
-import dev.sluice.dispatch.StoreException;
+import dev.sluice.store.StoreException;
 
 /**
  * The one place where refusals become RFC 9457 problem details. Every response
@@ -57,8 +58,12 @@ public class ProblemMappers {
             case LOG_UNMASKABLE -> respond(410, "log-unmaskable", "The log cannot be served masked", e);
             case INVALID_CURSOR -> problem(ProblemException.invalid(List.of(Problem.FieldError.of("after",
                     e.getMessage()))));
-            case NOT_REDELIVERABLE -> respond(409, "not-redeliverable", "There is no result to deliver again", e);
         };
+    }
+
+    @ServerExceptionMapper
+    public Response callbackRefused(CallbackRefused e) {
+        return respond(409, "not-redeliverable", "There is no result to deliver again", e);
     }
 
     @ServerExceptionMapper

@@ -15,8 +15,8 @@ import java.util.concurrent.Semaphore;
 
 import org.jboss.logging.Logger;
 
-import dev.sluice.dispatch.CrashPoint;
 import dev.sluice.dispatch.DispatchStore;
+import dev.sluice.worker.CrashPoint;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
@@ -117,22 +117,22 @@ public final class CallbackDelivery {
         count(attempt, outcome);
         LOG.infof("callback %s attempt %d to %s: %s in %d ms%s", due.webhookId(), due.roundAttempts() + 1,
                 redacted(due.url()), attempt.status() != null ? "HTTP " + attempt.status() : attempt.failure().reason,
-                attempt.durationMs(), outcome.state().equals("pending") ? ", next at " + outcome.nextAttemptAt()
-                        : ", " + outcome.state());
+                attempt.durationMs(), outcome.state() == DeliveryState.PENDING ? ", next at " + outcome.nextAttemptAt()
+                        : ", " + outcome.state().wire());
     }
 
     private CallbackStore.Outcome outcome(CallbackStore.Due due, CallbackClient.Attempt attempt) {
         Instant now = clock.instant();
         String error = attempt.status() != null ? null : attempt.detail();
         if (attempt.delivered()) {
-            return new CallbackStore.Outcome("delivered", null, attempt.status(), null, now, attempt.durationMs());
+            return new CallbackStore.Outcome(DeliveryState.DELIVERED, null, attempt.status(), null, now, attempt.durationMs());
         }
         if (attempt.status() != null && attempt.status() == 410) {
-            return new CallbackStore.Outcome("dead", null, 410, "receiver answered 410 Gone", now, attempt.durationMs());
+            return new CallbackStore.Outcome(DeliveryState.DEAD, null, 410, "receiver answered 410 Gone", now, attempt.durationMs());
         }
         Optional<Instant> next = schedule.next(due.roundAttempts() + 1, now, attempt.retryAfter());
-        return next.map(at -> new CallbackStore.Outcome("pending", at, attempt.status(), error, now, attempt.durationMs()))
-                .orElseGet(() -> new CallbackStore.Outcome("dead", null, attempt.status(),
+        return next.map(at -> new CallbackStore.Outcome(DeliveryState.PENDING, at, attempt.status(), error, now, attempt.durationMs()))
+                .orElseGet(() -> new CallbackStore.Outcome(DeliveryState.DEAD, null, attempt.status(),
                         error != null ? error : "no 2xx answer within the retry schedule", now, attempt.durationMs()));
     }
 
@@ -145,7 +145,7 @@ public final class CallbackDelivery {
                     : attempt.status() >= 300 && attempt.status() < 400 ? "redirect" : "http_" + attempt.status() / 100 + "xx";
             metrics.counter("sluice.callbacks.failures", "reason", reason).increment();
         }
-        if (outcome.state().equals("dead")) {
+        if (outcome.state() == DeliveryState.DEAD) {
             metrics.counter("sluice.callbacks.dead").increment();
         }
     }

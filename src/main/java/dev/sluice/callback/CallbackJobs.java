@@ -9,7 +9,8 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
-import dev.sluice.dispatch.DispatchEvents;
+import dev.sluice.concurrent.Threads;
+import dev.sluice.dispatch.DispatchFinished;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -25,11 +26,7 @@ class CallbackJobs {
     @Inject
     CallbackDelivery delivery;
 
-    private final ExecutorService waker = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "callback-wake");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService waker = Executors.newSingleThreadExecutor(Threads.named("callback-wake-"));
 
     @Scheduled(every = "${sluice.callback.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void poll() {
@@ -37,10 +34,8 @@ class CallbackJobs {
     }
 
     /** A result was stored: its first attempt is due now, not at the next poll. */
-    void finished(@Observes DispatchEvents.Finished event) {
-        if (event.result() != null) {
-            wake();
-        }
+    void finished(@Observes DispatchFinished event) {
+        wake();
     }
 
     void wake() {

@@ -14,9 +14,10 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
-import dev.sluice.dispatch.Database;
+import dev.sluice.concurrent.Threads;
 import dev.sluice.dispatch.DispatchStore;
-import dev.sluice.dispatch.Worker;
+import dev.sluice.store.Jdbc;
+import dev.sluice.worker.Worker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Identifier;
@@ -59,19 +60,15 @@ class CallbackProducer {
     /** The outbox is written in the same transaction as each result, through this hook. */
     @Produces
     @Singleton
-    CallbackStore outbox(Database database, RetrySchedule schedule, Clock clock) {
-        return new CallbackStore(database.dataSource(), () -> schedule.first(clock.instant()));
+    CallbackStore outbox(Jdbc jdbc, RetrySchedule schedule, Clock clock) {
+        return new CallbackStore(jdbc, () -> schedule.first(clock.instant()));
     }
 
     @Produces
     @Singleton
     @Identifier("callback-senders")
     ExecutorService senders(CallbackConfig config) {
-        return Executors.newFixedThreadPool(config.maxConcurrent(), r -> {
-            Thread t = new Thread(r, "callback-sender");
-            t.setDaemon(true);
-            return t;
-        });
+        return Executors.newFixedThreadPool(config.maxConcurrent(), Threads.named("callback-sender-"));
     }
 
     void close(@Disposes @Identifier("callback-senders") ExecutorService senders) {
@@ -81,11 +78,8 @@ class CallbackProducer {
     @Produces
     @Singleton
     CallbackClient client(AddressPolicy addresses, CallbackConfig config) {
-        ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "callback-deadline");
-            t.setDaemon(true);
-            return t;
-        });
+        ScheduledExecutorService deadlines =
+                Executors.newSingleThreadScheduledExecutor(Threads.named("callback-deadline-"));
         return new CallbackClient(new GuardedDnsResolver(addresses, InetAddress::getAllByName), config.connectTimeout(),
                 config.attemptTimeout(), config.maxConcurrent(), config.maxPerHost(), deadlines);
     }

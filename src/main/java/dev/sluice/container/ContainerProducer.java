@@ -1,14 +1,15 @@
 package dev.sluice.container;
 
-import jakarta.inject.Singleton;
-import jakarta.enterprise.inject.Disposes;
-import jakarta.enterprise.inject.Produces;
-
 import java.time.Clock;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
 import org.jboss.logging.Logger;
+
+import dev.sluice.concurrent.Threads;
 
 class ContainerProducer {
 
@@ -44,13 +45,8 @@ class ContainerProducer {
     @Produces
     @Singleton
     EngineMonitor engineMonitor(DockerClients clients, Clock clock, DockerConfig config) {
-        ExecutorService pinger = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "docker-ping");
-            t.setDaemon(true);
-            return t;
-        });
-        EngineMonitor monitor = new EngineMonitor(clients.host(), config.connectTimeout(), config.pingTimeout(), pinger,
-                clock);
+        EngineMonitor monitor = new EngineMonitor(clients.host(), config.connectTimeout(), config.pingTimeout(),
+                Executors.newCachedThreadPool(Threads.named("docker-ping-")), clock);
         monitor.check();
         return monitor;
     }

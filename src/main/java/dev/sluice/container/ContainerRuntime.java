@@ -1,6 +1,7 @@
 package dev.sluice.container;
 
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,7 +24,7 @@ import com.github.dockerjava.api.model.LogConfig;
  * time out; attach and wait go through the streaming client. Stop and remove
  * are idempotent: "not found", "not modified" and "conflict" count as done.
  */
-public class ContainerRuntime {
+public class ContainerRuntime implements ContainerInventory {
 
     /** {@link ContainerConfig#user()} value that keeps the image's own user. */
     static final String IMAGE_USER = "image";
@@ -205,17 +206,37 @@ public class ContainerRuntime {
         }
     }
 
-    public Optional<InspectContainerResponse> inspect(String containerId) {
+    /** The container's state; empty when it is gone. */
+    public Optional<ContainerState> inspect(String containerId) {
+        InspectContainerResponse.ContainerState state;
         try {
-            return Optional.of(clients.control().inspectContainerCmd(containerId).exec());
+            state = clients.control().inspectContainerCmd(containerId).exec().getState();
         } catch (NotFoundException e) {
             return Optional.empty();
         } catch (RuntimeException e) {
             throw ContainerException.from("inspect", e);
         }
+        Long exitCode = state.getExitCodeLong();
+        return Optional.of(new ContainerState(
+                "created".equals(state.getStatus()),
+                Boolean.TRUE.equals(state.getRunning()),
+                exitCode == null ? null : exitCode.intValue(),
+                time(state.getStartedAt()),
+                time(state.getFinishedAt()),
+                Boolean.TRUE.equals(state.getOOMKilled())));
     }
 
-    /** Every container carrying our dispatch label on this engine, whichever worker created it. */
+    /** The engine's RFC 3339 times; it says {@code 0001-01-01T00:00:00Z} for "not yet". */
+    private static Instant time(String engineTime) {
+        try {
+            Instant t = OffsetDateTime.parse(engineTime).toInstant();
+            return t.getEpochSecond() > 0 ? t : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    @Override
     public List<ManagedContainer> managed() {
         try {
             return clients.control().listContainersCmd()
@@ -231,7 +252,7 @@ public class ContainerRuntime {
         }
     }
 
-    /** Removes the container and its log; idempotent. */
+    @Override
     public void remove(String containerId) {
         try {
             clients.control().removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();

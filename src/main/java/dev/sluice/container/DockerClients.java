@@ -13,6 +13,8 @@ import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import com.github.dockerjava.transport.DockerHttpClient;
 
+import dev.sluice.concurrent.Threads;
+
 /**
  * The worker's two ways to the engine (ADR 0004): a control client whose calls
  * time out, for create, start, inspect, kill and remove; and a streaming client
@@ -33,11 +35,7 @@ public final class DockerClients implements AutoCloseable {
             Duration connectTimeout) {
         this.host = clientConfig.getDockerHost();
         this.connectTimeout = connectTimeout;
-        this.stdinWriters = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "docker-stdin");
-            t.setDaemon(true);
-            return t;
-        });
+        this.stdinWriters = Executors.newCachedThreadPool(Threads.named("docker-stdin-"));
         this.control = DockerClientImpl.getInstance(clientConfig, controlHttp);
         this.streaming = DockerClientImpl.getInstance(clientConfig, streamingHttp);
         this.streamingHttp = streamingHttp;

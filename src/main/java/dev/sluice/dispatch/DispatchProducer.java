@@ -1,39 +1,34 @@
 package dev.sluice.dispatch;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import dev.sluice.concurrent.Threads;
 import dev.sluice.container.ContainerConfig;
 import dev.sluice.container.ContainerLogs;
+import dev.sluice.container.ContainerReaper;
 import dev.sluice.container.ContainerRuntime;
+import dev.sluice.container.ContainerStopper;
 import dev.sluice.container.EngineMonitor;
 import dev.sluice.container.LogRetention;
+import dev.sluice.output.OutputCollector;
+import dev.sluice.output.OutputLimits;
+import dev.sluice.store.JsonColumns;
+import dev.sluice.store.Jdbc;
+import dev.sluice.worker.Drain;
+import dev.sluice.worker.Worker;
+import dev.sluice.worker.WorkerConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.common.annotation.Identifier;
 
 class DispatchProducer {
-
-    /** Millisecond ticks: what the store keeps, so a time read back equals the one written. */
-    @Produces
-    @Singleton
-    Clock clock() {
-        return Clock.tick(Clock.systemUTC(), Duration.ofMillis(1));
-    }
-
-    @Produces
-    @Singleton
-    Worker worker(WorkerConfig config) {
-        return Worker.from(config);
-    }
 
     @Produces
     @Singleton
@@ -47,12 +42,19 @@ class DispatchProducer {
         return new ImagePolicy(config.allowed());
     }
 
+    @Produces
+    @Singleton
+    OutputCaps outputCaps(OutputLimits limits) {
+        return new OutputCaps(OutputCollector.MIN_CAP, limits.stdoutCap(), limits.maxStdoutCap(), limits.stderrCap(),
+                limits.maxStderrCap());
+    }
+
     /** One thread per running dispatch: it reads the stream and waits for the exit. */
     @Produces
     @Singleton
     @Identifier("dispatch-workers")
     ExecutorService workers() {
-        return Executors.newCachedThreadPool(named("dispatch-"));
+        return Executors.newCachedThreadPool(Threads.named("dispatch-"));
     }
 
     /** Timeouts, grace periods and other short timed tasks. */
@@ -60,7 +62,7 @@ class DispatchProducer {
     @Singleton
     @Identifier("dispatch-timer")
     ScheduledExecutorService timer() {
-        return Executors.newScheduledThreadPool(2, named("dispatch-timer-"));
+        return Executors.newScheduledThreadPool(2, Threads.named("dispatch-timer-"));
     }
 
     void close(@Disposes @Identifier("dispatch-workers") ExecutorService workers) {
@@ -73,20 +75,44 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    DispatchRunner runner(ContainerRuntime runtime, ContainerLogs logs, DispatchStore store, SecretVault vault,
-            ContainerConfig containerConfig, @Identifier("dispatch-timer") ScheduledExecutorService timer, Clock clock,
-            Worker worker,
-            DispatchConfig config, DispatchEvents events) {
-        return new DispatchRunner(runtime, logs, store, vault, new LogRetention(containerConfig), timer, clock,
-                worker.id(), config.stopGrace().toMillis(), events::finished);
+    ContainerStopper stopper(ContainerRuntime runtime, @Identifier("dispatch-timer") ScheduledExecutorService timer,
+            DispatchConfig config) {
+        return new ContainerStopper(runtime, timer, config.stopGrace());
+    }
+
+    @Produces
+    @Singleton
+    DispatchStore dispatchStore(Jdbc jdbc, JsonColumns json) {
+        return new DispatchStore(jdbc, json);
+    }
+
+    @Produces
+    @Singleton
+    DispatchTransitions transitions(Jdbc jdbc, JsonColumns json) {
+        return new DispatchTransitions(jdbc, json);
+    }
+
+    @Produces
+    @Singleton
+    Finisher finisher(DispatchTransitions transitions, Outbox outbox, Event<DispatchFinished> finished) {
+        return new Finisher(transitions, outbox, finished::fire);
+    }
+
+    @Produces
+    @Singleton
+    DispatchRunner runner(ContainerRuntime runtime, ContainerLogs logs, DispatchTransitions transitions,
+            Finisher finisher, SecretVault vault, ContainerConfig containerConfig, Clock clock, Worker worker) {
+        return new DispatchRunner(runtime, logs, transitions, finisher, vault, new LogRetention(containerConfig), clock,
+                worker.id());
     }
 
     @Produces
     @Singleton
     DispatchScheduler scheduler(DispatchConfig config, @Identifier("dispatch-workers") ExecutorService workers,
-            DispatchRunner runner, EngineMonitor engine, Clock clock, MeterRegistry metrics) {
-        DispatchScheduler scheduler = new DispatchScheduler(config.maxRunning(), config.maxQueued(),
-                config.maxQueueWait(), workers, runner, engine::available, clock);
+            DispatchRunner runner, EngineMonitor engine, ContainerStopper stopper,
+            @Identifier("dispatch-timer") ScheduledExecutorService timer, Clock clock, MeterRegistry metrics) {
+        DispatchScheduler scheduler = new DispatchScheduler(DispatchScheduler.Capacity.of(config), workers, runner, engine::available,
+                id -> new Execution(id, stopper::stop, timer), clock);
         metrics.gauge("sluice.dispatches.running", scheduler, DispatchScheduler::running);
         metrics.gauge("sluice.dispatches.queued", scheduler, DispatchScheduler::queued);
         return scheduler;
@@ -94,47 +120,54 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    DispatchService service(DispatchStore store, DispatchScheduler scheduler, SecretVault vault, ImagePolicy images,
-            EngineMonitor engine, ContainerRuntime runtime, ContainerLogs logs,
-            @Identifier("dispatch-timer") ScheduledExecutorService timer,
-            Clock clock, Worker worker, DispatchConfig config, DispatchEvents events, Drain drain) {
-        return new DispatchService(store, scheduler, vault, images, engine, runtime, logs, timer, clock, worker.id(),
-                config.stopGrace().toMillis(), events::finished, events::accepted, drain::draining);
+    DispatchIntake intake(DispatchStore store, DispatchScheduler scheduler, SecretVault vault, ImagePolicy images,
+            EngineMonitor engine, Drain drain, Clock clock, Worker worker, MeterRegistry metrics) {
+        return new DispatchIntake(store, scheduler, vault, images, engine::available, drain::draining, clock,
+                worker.id(), metrics.counter("sluice.dispatches.accepted"));
     }
 
     @Produces
     @Singleton
-    RecordReaper recordReaper(DispatchStore store, DispatchConfig config) {
-        return new RecordReaper(store, config.recordRetention());
+    DispatchQueries queries(DispatchStore store) {
+        return new DispatchQueries(store);
     }
 
     @Produces
     @Singleton
-    Reaper reaper(ContainerRuntime runtime, DispatchStore store, ContainerConfig containers, WorkerConfig worker) {
-        return new Reaper(runtime, store, containers.retention(), worker.orphanGrace());
+    Cancellation cancellation(DispatchQueries queries, DispatchStore store, DispatchTransitions transitions,
+            DispatchScheduler scheduler, Finisher finisher, Clock clock) {
+        return new Cancellation(queries, store, transitions, scheduler, finisher, clock);
     }
 
     @Produces
     @Singleton
-    WorkerLease lease(Database database, Worker worker, WorkerConfig config, Clock clock) {
-        return new WorkerLease(database.dataSource(), worker.id(), config.lease(), clock);
+    DispatchLogs logs(DispatchQueries queries, SecretVault vault, ContainerLogs logs) {
+        return new DispatchLogs(queries, vault, logs);
     }
 
     @Produces
     @Singleton
-    Reconciler reconciler(DispatchStore store, DispatchScheduler scheduler, DispatchRunner runner,
-            ContainerRuntime runtime, @Identifier("dispatch-timer") ScheduledExecutorService timer, Clock clock,
-            Worker worker, DispatchConfig config, DispatchEvents events) {
-        return new Reconciler(store, scheduler, runner, runtime, timer, clock, worker.id(),
-                config.stopGrace().toMillis(), events::finished);
+    QueueExpiry expiry(DispatchScheduler scheduler, Finisher finisher, Clock clock) {
+        return new QueueExpiry(scheduler, finisher, clock);
     }
 
-    static ThreadFactory named(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
+    @Produces
+    @Singleton
+    Takeover takeover(Jdbc jdbc, JsonColumns json, DispatchTransitions transitions, DispatchScheduler scheduler,
+            DispatchRunner runner, Finisher finisher, ContainerStopper stopper, Clock clock) {
+        return new Takeover(jdbc, json, transitions, scheduler, runner, finisher, stopper, clock);
+    }
+
+    @Produces
+    @Singleton
+    RecordReaper recordReaper(Jdbc jdbc, DispatchConfig config) {
+        return new RecordReaper(jdbc, config.recordRetention());
+    }
+
+    @Produces
+    @Singleton
+    ContainerReaper containerReaper(ContainerRuntime runtime, DispatchStore store, ContainerConfig containers,
+            WorkerConfig worker) {
+        return new ContainerReaper(runtime, store::endings, containers.retention(), worker.orphanGrace());
     }
 }

@@ -15,6 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
+
+import dev.sluice.worker.Drain;
 
 /**
  * Capacity: at most {@code maxRunning} containers at once and a bounded queue
@@ -23,18 +26,42 @@ import java.util.function.Consumer;
  * {@code maxQueueWait} ends as {@code error}. Queued dispatches hold their
  * secrets here, in memory only.
  */
-final class DispatchScheduler {
+final class DispatchScheduler implements Drain.InFlight {
 
     /** A dispatch waiting for a slot. */
-    record Queued(String id, DispatchSpec spec, Instant queuedAt) {
+    record Queued(String id, DispatchSpec spec, Instant queuedAt) {}
+
+    /**
+     * How much may run and wait ({@code sluice.dispatch.max-running}, {@code max-queued},
+     * {@code max-queue-wait}).
+     */
+    record Capacity(int maxRunning, int maxQueued, Duration maxQueueWait) {
+
+        static Capacity of(DispatchConfig config) {
+            return new Capacity(config.maxRunning(), config.maxQueued(), config.maxQueueWait());
+        }
+    }
+
+    /** What the scheduler should do with a dispatch once its runner returns. */
+    enum Outcome {
+        /** Terminal, or left for reconciliation: the slot is free. */
+        DONE,
+        /** The engine was unreachable before anything was created: queue it again, first in line. */
+        REQUEUE
+    }
+
+    /** Drives one dispatch to its end on a worker thread. */
+    interface Runner {
+        Outcome run(String id, DispatchSpec spec, Execution execution);
     }
 
     private final int maxRunning;
     private final int capacity;
     private final Duration maxQueueWait;
     private final ExecutorService workers;
-    private final DispatchRunner runner;
+    private final Runner runner;
     private final BooleanSupplier engineAvailable;
+    private final Function<String, Execution> newExecution;
     private final Clock clock;
 
     private final Deque<Queued> queue = new ArrayDeque<>();
@@ -42,14 +69,19 @@ final class DispatchScheduler {
     private int running;
     private int reserved;
 
-    DispatchScheduler(int maxRunning, int maxQueued, Duration maxQueueWait, ExecutorService workers,
-            DispatchRunner runner, BooleanSupplier engineAvailable, Clock clock) {
-        this.maxRunning = maxRunning;
-        this.capacity = maxRunning + maxQueued;
-        this.maxQueueWait = maxQueueWait;
+    /**
+     * @param workers      runs each dispatch on a thread of its own
+     * @param newExecution makes the in-flight state of a dispatch leaving the queue
+     */
+    DispatchScheduler(Capacity capacity, ExecutorService workers, Runner runner, BooleanSupplier engineAvailable,
+            Function<String, Execution> newExecution, Clock clock) {
+        this.maxRunning = capacity.maxRunning();
+        this.capacity = capacity.maxRunning() + capacity.maxQueued();
+        this.maxQueueWait = capacity.maxQueueWait();
         this.workers = workers;
         this.runner = runner;
         this.engineAvailable = engineAvailable;
+        this.newExecution = newExecution;
         this.clock = clock;
     }
 
@@ -89,21 +121,21 @@ final class DispatchScheduler {
         while (running < maxRunning && !queue.isEmpty() && engineAvailable.getAsBoolean()) {
             Queued next = queue.pollFirst();
             running++;
-            Execution execution = new Execution(next.id());
+            Execution execution = newExecution.apply(next.id());
             executions.put(next.id(), execution);
             workers.execute(() -> runOne(next, execution));
         }
     }
 
     private void runOne(Queued queued, Execution execution) {
-        DispatchRunner.Outcome outcome = DispatchRunner.Outcome.DONE;
+        Outcome outcome = Outcome.DONE;
         try {
             outcome = runner.run(queued.id(), queued.spec(), execution);
         } finally {
             executions.remove(queued.id());
             synchronized (this) {
                 running--;
-                if (outcome == DispatchRunner.Outcome.REQUEUE) {
+                if (outcome == Outcome.REQUEUE) {
                     queue.addFirst(queued);
                 }
                 drain();
@@ -118,7 +150,7 @@ final class DispatchScheduler {
      */
     synchronized void adopt(String id, Consumer<Execution> task) {
         running++;
-        Execution execution = new Execution(id);
+        Execution execution = newExecution.apply(id);
         executions.put(id, execution);
         workers.execute(() -> {
             try {
@@ -139,7 +171,8 @@ final class DispatchScheduler {
     }
 
     /** Ids of the dispatches in flight, for the drain on shutdown. */
-    Set<String> inFlight() {
+    @Override
+    public Set<String> inFlight() {
         return Set.copyOf(executions.keySet());
     }
 
@@ -167,7 +200,8 @@ final class DispatchScheduler {
         return expired;
     }
 
-    synchronized int running() {
+    @Override
+    public synchronized int running() {
         return running;
     }
 

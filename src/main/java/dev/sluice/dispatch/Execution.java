@@ -1,23 +1,19 @@
 package dev.sluice.dispatch;
 
+import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-
-import org.jboss.logging.Logger;
-
-import dev.sluice.container.ContainerException;
-import dev.sluice.container.ContainerRuntime;
+import java.util.function.Consumer;
 
 /**
  * One dispatch in flight: its container and, once asked, why it is being
- * stopped. Timeout and cancel share one stop path: SIGTERM, a grace period,
- * then SIGKILL. The first reason given wins.
+ * stopped. Timeout and cancel share one stop path, the container's
+ * ({@code ContainerStopper}: SIGTERM, a grace period, SIGKILL). The first
+ * reason given wins.
  */
 final class Execution {
-
-    private static final Logger LOG = Logger.getLogger(Execution.class);
 
     /** Why a dispatch is being stopped; decides its terminal status. */
     enum StopReason {
@@ -32,13 +28,21 @@ final class Execution {
     }
 
     private final String dispatchId;
+    private final Consumer<String> stopContainer;
+    private final ScheduledExecutorService timer;
     private final AtomicReference<StopReason> stopReason = new AtomicReference<>();
     private volatile String containerId;
     private volatile boolean started;
     private volatile ScheduledFuture<?> deadline;
 
-    Execution(String dispatchId) {
+    /**
+     * @param stopContainer stops a container by id, returning at once
+     * @param timer         arms the timeout
+     */
+    Execution(String dispatchId, Consumer<String> stopContainer, ScheduledExecutorService timer) {
         this.dispatchId = dispatchId;
+        this.stopContainer = stopContainer;
+        this.timer = timer;
     }
 
     String dispatchId() {
@@ -54,13 +58,12 @@ final class Execution {
     }
 
     /** Arms the timeout once the container runs. */
-    void started(ScheduledExecutorService timer, long timeoutMillis, ContainerRuntime runtime, long graceMillis) {
+    void started(Duration timeout) {
         started = true;
-        deadline = timer.schedule(() -> stop(StopReason.TIMEOUT, timer, runtime, graceMillis), timeoutMillis,
-                TimeUnit.MILLISECONDS);
+        deadline = timer.schedule(() -> stop(StopReason.TIMEOUT), timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (stopReason.get() != null) {
             // Cancelled between start and arming: stop now.
-            signalStop(timer, runtime, graceMillis);
+            stopContainer();
         }
     }
 
@@ -68,26 +71,16 @@ final class Execution {
      * Asks the dispatch to stop. Before the container runs this only records
      * the reason (the runner checks it before starting); after, it signals.
      */
-    void stop(StopReason reason, ScheduledExecutorService timer, ContainerRuntime runtime, long graceMillis) {
+    void stop(StopReason reason) {
         if (stopReason.compareAndSet(null, reason) && started) {
-            signalStop(timer, runtime, graceMillis);
+            stopContainer();
         }
     }
 
-    private void signalStop(ScheduledExecutorService timer, ContainerRuntime runtime, long graceMillis) {
+    private void stopContainer() {
         String id = containerId;
-        if (id == null) {
-            return;
-        }
-        signal(runtime, id, "SIGTERM");
-        timer.schedule(() -> signal(runtime, id, "SIGKILL"), graceMillis, TimeUnit.MILLISECONDS);
-    }
-
-    private void signal(ContainerRuntime runtime, String id, String signal) {
-        try {
-            runtime.signal(id, signal);
-        } catch (ContainerException e) {
-            LOG.warnf("dispatch %s: %s failed: %s", dispatchId, signal, e.getMessage());
+        if (id != null) {
+            stopContainer.accept(id);
         }
     }
 

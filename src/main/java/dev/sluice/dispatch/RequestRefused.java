@@ -17,8 +17,7 @@ public final class RequestRefused extends RuntimeException {
         STORE_UNAVAILABLE,
         LOG_GONE,
         LOG_UNMASKABLE,
-        INVALID_CURSOR,
-        NOT_REDELIVERABLE
+        INVALID_CURSOR
     }
 
     private final Reason reason;
@@ -30,5 +29,13 @@ public final class RequestRefused extends RuntimeException {
 
     public Reason reason() {
         return reason;
+    }
+
+    static RequestRefused notFound(String id) {
+        return new RequestRefused(Reason.NOT_FOUND, "no dispatch " + id);
+    }
+
+    static RequestRefused storeUnavailable() {
+        return new RequestRefused(Reason.STORE_UNAVAILABLE, "the dispatch store is not reachable");
     }
 }

@@ -7,7 +7,7 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-import dev.sluice.dispatch.Drain;
+import dev.sluice.worker.Drain;
 
 /** Not ready once shutdown has begun, so the load balancer stops sending dispatches at once. */
 @Readiness

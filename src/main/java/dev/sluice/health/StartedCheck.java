@@ -7,7 +7,7 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Startup;
 
-import dev.sluice.dispatch.Database;
+import dev.sluice.store.Database;
 
 /** Started once the store is migrated: the worker can take dispatches from here on. */
 @Startup

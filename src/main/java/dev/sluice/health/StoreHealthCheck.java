@@ -11,7 +11,7 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-import dev.sluice.dispatch.Database;
+import dev.sluice.store.Database;
 
 /** Ready only while the dispatch store answers a trivial query within two seconds. */
 @Readiness

@@ -7,7 +7,7 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Liveness;
 
-import dev.sluice.dispatch.Worker;
+import dev.sluice.worker.Worker;
 
 /**
  * Alive while the worker answers HTTP. Deliberately independent of the engine

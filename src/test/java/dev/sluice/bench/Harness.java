@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.TestDocker;
+import dev.sluice.testsupport.WorkerClient;
 import dev.sluice.testsupport.WorkerProcess;
 
 /**
@@ -130,13 +132,10 @@ public final class Harness {
 
     /** Submits and returns the id; the result arrives at the receiver. */
     private static String submit(WorkerProcess w, Receiver r, String script) throws IOException {
-        String body = JSON.writeValueAsString(Map.of("image", IMAGE, "command", List.of("sh", "-c", script),
-                "callbackUrl", r.url("/bench"), "timeout", "PT2H"));
-        var response = w.post("/v1/dispatches", body);
-        if (response.statusCode() != 202) {
-            throw new IllegalStateException("submit refused: " + response.statusCode() + " " + response.body());
-        }
-        return JSON.readTree(response.body()).path("id").asText();
+        Map<String, Object> request = new HashMap<>(WorkerClient.script(script));
+        request.put("callbackUrl", r.url("/bench"));
+        request.put("timeout", "PT2H");
+        return w.submit(request);
     }
 
     /** Waits for a dispatch's callback and returns when it arrived and the result it carried. */

@@ -16,18 +16,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
-import org.flywaydb.core.Flyway;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.dispatch.Dispatch;
-import dev.sluice.dispatch.DispatchResult;
-import dev.sluice.dispatch.DispatchSpec;
-import dev.sluice.dispatch.DispatchStore;
+import dev.sluice.dispatch.StoredDispatches;
+import dev.sluice.store.Jdbc;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.Signatures;
-import dev.sluice.testsupport.StoreFixtures;
+import dev.sluice.testsupport.TestStores;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
@@ -49,32 +46,26 @@ class CallbackRestartIT {
     }
 
     /** One worker's view of the store: a fresh connection pool over the same database file. */
-    private record Worker(DispatchStore dispatches, CallbackStore outbox, CallbackDelivery delivery) {
-    }
+    private record Worker(StoredDispatches dispatches, CallbackStore outbox, CallbackDelivery delivery) {}
 
     private Worker start(Path db, String name, Clock clock) {
-        JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:file:" + db + ";DB_CLOSE_ON_EXIT=FALSE");
-        Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+        Jdbc jdbc = TestStores.migrated(TestStores.h2File(db));
         RetrySchedule schedule = new RetrySchedule(List.of(Duration.ZERO, Duration.ofMillis(200), Duration.ofMillis(200)),
                 0, Duration.ofHours(1), () -> 0.5);
-        CallbackStore outbox = new CallbackStore(ds, () -> schedule.first(clock.instant()));
-        DispatchStore dispatches = new DispatchStore(ds, StoreFixtures.json(), outbox);
+        CallbackStore outbox = new CallbackStore(jdbc, () -> schedule.first(clock.instant()));
+        StoredDispatches dispatches = new StoredDispatches(jdbc, outbox);
         CallbackClient client = new CallbackClient(new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")),
                 InetAddress::getAllByName), Duration.ofSeconds(2), Duration.ofSeconds(2), 4, 4, timer);
-        CallbackDelivery delivery = new CallbackDelivery(outbox, dispatches, client,
+        CallbackDelivery delivery = new CallbackDelivery(outbox, dispatches.store(), client,
                 new WebhookSigner(Signatures.TEST_SECRETS), schedule, clock, name, Duration.ofSeconds(2), senders, 4, 4,
                 new SimpleMeterRegistry());
         return new Worker(dispatches, outbox, delivery);
     }
 
-    private static void finished(DispatchStore store, String id, String callbackUrl) {
-        DispatchSpec spec = StoreFixtures.spec("img:1", callbackUrl);
-        store.insert(new DispatchStore.NewDispatch(id, spec, "fp", "w", Instant.now()));
-        DispatchResult result = new DispatchResult(id, Dispatch.Status.SUCCEEDED, 0, null, "img:1", Instant.now(),
-                Instant.now(), 5L, "the answer\n", "", null, null, new DispatchResult.Logs("/a", "/b", false, false),
-                Map.of("task", "t"));
-        assertThat(store.finish(result, StoreFixtures.summary(result))).isTrue();
+    private static void finished(StoredDispatches dispatches, String id, String callbackUrl) {
+        dispatches.queued(id, callbackUrl, "w", Instant.now());
+        assertThat(dispatches.finish(StoredDispatches.result(id, Dispatch.Status.SUCCEEDED, "the answer\n",
+                Instant.now()))).isTrue();
     }
 
     @Test
@@ -91,13 +82,13 @@ class CallbackRestartIT {
         Worker second = start(db, "worker-b", Clock.systemUTC());
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
             second.delivery().sendDue();
-            return "delivered".equals(second.outbox().state("d-restart").orElseThrow().state());
+            return second.outbox().state("d-restart").orElseThrow().state() == DeliveryState.DELIVERED;
         });
         List<Receiver.Request> requests = receiver.requests();
         assertThat(requests).hasSize(2);
         assertThat(requests).extracting(r -> r.header("webhook-id")).containsOnly("msg_d-restart");
         assertThat(requests.get(1).bodyText()).isEqualTo(requests.get(0).bodyText())
-                .isEqualTo(second.dispatches().resultText("d-restart").orElseThrow());
+                .isEqualTo(second.dispatches().store().resultText("d-restart").orElseThrow());
         assertThat(requests).allMatch(r -> Signatures.verifies(r, Signatures.TEST_SECRETS.get(0)));
     }
 

@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.container.ContainerRuntime;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.TestDocker;
+import dev.sluice.testsupport.WorkerClient;
 import dev.sluice.testsupport.WorkerProcess;
 
 /**
@@ -113,8 +114,8 @@ class ChaosIT {
             int dead = 0;
             List<String> wrong = new ArrayList<>();
             for (Map.Entry<String, Kind> e : accepted.entrySet()) {
-                JsonNode record = JSON.readTree(last.get("/v1/dispatches/" + e.getKey()).body());
-                String state = record.path("callback").path("state").asText();
+                JsonNode record = last.record(e.getKey());
+                String state = WorkerClient.callbackState(record);
                 delivered += state.equals("delivered") ? 1 : 0;
                 dead += state.equals("dead") ? 1 : 0;
                 if (!earned(record, e.getValue())) {
@@ -152,7 +153,7 @@ class ChaosIT {
 
     private static boolean settled(WorkerProcess worker, String id) {
         try {
-            String state = JSON.readTree(worker.get("/v1/dispatches/" + id).body()).path("callback").path("state").asText();
+            String state = WorkerClient.callbackState(worker.record(id));
             return state.equals("delivered") || state.equals("dead");
         } catch (IOException e) {
             return false;
@@ -182,13 +183,13 @@ class ChaosIT {
     /** As a client does: the same request, by id, until a 202 (a dead worker answers nothing; a draining one 503). */
     private static void submitUntilAccepted(AtomicReference<WorkerProcess> worker, String id, Kind kind, String callback)
             throws IOException {
-        Map<String, Object> body = new HashMap<>(Map.of("id", id, "image", TestDocker.AGENT_IMAGE,
-                "command", List.of("sh", "-c", kind.script()), "callbackUrl", callback));
-        String json = JSON.writeValueAsString(body);
+        Map<String, Object> body = new HashMap<>(WorkerClient.script(kind.script()));
+        body.put("id", id);
+        body.put("callbackUrl", callback);
         Instant deadline = Instant.now().plusSeconds(120);
         while (Instant.now().isBefore(deadline)) {
             try {
-                var response = worker.get().post("/v1/dispatches", json);
+                var response = worker.get().dispatch(body);
                 if (response.statusCode() == 202) {
                     return;
                 }

@@ -21,7 +21,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.Signatures;
 import dev.sluice.testsupport.TestDocker;
+import dev.sluice.testsupport.WorkerClient;
 import dev.sluice.testsupport.WorkerProcess;
+import dev.sluice.worker.CrashPoint;
 
 /**
  * The packaged worker, killed at every named step of a dispatch's life and
@@ -40,26 +42,16 @@ class CrashRecoveryIT {
         receiver.close();
     }
 
-    private String dispatch(WorkerProcess worker, String id, String script, Map<String, Object> extra) throws IOException {
-        var response = worker.post("/v1/dispatches", request(id, script, extra));
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
-        return id;
+    private void dispatch(WorkerProcess worker, String id, String script, Map<String, Object> extra) throws IOException {
+        worker.submit(request(id, script, extra));
     }
 
-    private String request(String id, String script, Map<String, Object> extra) throws IOException {
-        Map<String, Object> body = new HashMap<>(Map.of("id", id, "image", TestDocker.AGENT_IMAGE,
-                "command", List.of("sh", "-c", script), "callbackUrl", receiver.url("/hook/" + id)));
+    private Map<String, Object> request(String id, String script, Map<String, Object> extra) {
+        Map<String, Object> body = new HashMap<>(WorkerClient.script(script));
+        body.put("id", id);
+        body.put("callbackUrl", receiver.url("/hook/" + id));
         body.putAll(extra);
-        return JSON.writeValueAsString(body);
-    }
-
-    private static JsonNode record(WorkerProcess worker, String id) throws IOException {
-        return JSON.readTree(worker.get("/v1/dispatches/" + id).body());
-    }
-
-    private static JsonNode awaitDelivered(WorkerProcess worker, String id) {
-        return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                .until(() -> record(worker, id), r -> "delivered".equals(r.path("callback").path("state").asText()));
+        return body;
     }
 
     @ParameterizedTest
@@ -73,7 +65,7 @@ class CrashRecoveryIT {
         armed.put("SLUICE_CHAOS_HALT_AT", point.name());
         try (WorkerProcess first = WorkerProcess.start(armed)) {
             try {
-                first.post("/v1/dispatches", request(id, SCRIPT, Map.of()));
+                first.dispatch(request(id, SCRIPT, Map.of()));
             } catch (IOException e) {
                 // The worker died before answering: the client cannot tell whether it was accepted.
             }
@@ -82,8 +74,8 @@ class CrashRecoveryIT {
         }
         try (WorkerProcess second = WorkerProcess.start(env)) {
             // So it sends the same request again: with its own id that is safe, never a second dispatch.
-            assertThat(second.post("/v1/dispatches", request(id, SCRIPT, Map.of())).statusCode()).isEqualTo(202);
-            JsonNode r = awaitDelivered(second, id);
+            second.submit(request(id, SCRIPT, Map.of()));
+            JsonNode r = second.awaitDelivered(id);
             assertThat(r.path("status").asText()).isEqualTo("failed");
             JsonNode result = r.path("result");
             assertThat(result.path("exitCode").asInt()).isEqualTo(3);
@@ -113,15 +105,15 @@ class CrashRecoveryIT {
         try (WorkerProcess first = WorkerProcess.start(env)) {
             dispatch(first, running, "echo working; sleep 3; echo done", Map.of());
             dispatch(first, queued, "echo waited my turn", Map.of());
-            await().atMost(Duration.ofSeconds(20)).until(() -> "running".equals(record(first, running).path("status").asText()));
-            assertThat(record(first, queued).path("status").asText()).isEqualTo("queued");
+            first.awaitStatus(running, "running");
+            assertThat(first.record(queued).path("status").asText()).isEqualTo("queued");
             first.kill();
         }
         try (WorkerProcess second = WorkerProcess.start(env)) {
-            JsonNode r = awaitDelivered(second, running);
+            JsonNode r = second.awaitDelivered(running);
             assertThat(r.path("result").path("stdout").asText()).isEqualTo("working\ndone\n");
             assertThat(r.path("result").path("logs").path("recovered").asBoolean()).isTrue();
-            assertThat(awaitDelivered(second, queued).path("result").path("stdout").asText()).isEqualTo("waited my turn\n");
+            assertThat(second.awaitDelivered(queued).path("result").path("stdout").asText()).isEqualTo("waited my turn\n");
         }
     }
 
@@ -132,11 +124,11 @@ class CrashRecoveryIT {
         String id = "secret-" + System.nanoTime();
         try (WorkerProcess first = WorkerProcess.start(env)) {
             dispatch(first, id, "echo \"$TOKEN\"; sleep 30", Map.of("secrets", Map.of("TOKEN", "do-not-leak-me")));
-            await().atMost(Duration.ofSeconds(20)).until(() -> "running".equals(record(first, id).path("status").asText()));
+            first.awaitStatus(id, "running");
             first.kill();
         }
         try (WorkerProcess second = WorkerProcess.start(env)) {
-            JsonNode r = awaitDelivered(second, id);
+            JsonNode r = second.awaitDelivered(id);
             assertThat(r.path("status").asText()).isEqualTo("error");
             assertThat(r.path("result").path("error").path("code").asText()).isEqualTo("secrets_unavailable");
             assertThat(r.toString()).doesNotContain("do-not-leak-me");
@@ -152,11 +144,11 @@ class CrashRecoveryIT {
         String id = "drain-" + System.nanoTime();
         try (WorkerProcess worker = WorkerProcess.start(env)) {
             dispatch(worker, id, "sleep 3; echo finished in the drain", Map.of());
-            await().atMost(Duration.ofSeconds(20)).until(() -> "running".equals(record(worker, id).path("status").asText()));
+            worker.awaitStatus(id, "running");
             worker.terminate();
 
             await().atMost(Duration.ofSeconds(5)).until(() -> worker.status("/q/health/ready") == 503);
-            var refused = worker.post("/v1/dispatches", "{\"image\":\"" + TestDocker.AGENT_IMAGE + "\"}");
+            var refused = worker.dispatch(Map.of("image", TestDocker.AGENT_IMAGE));
             assertThat(refused.statusCode()).isEqualTo(503);
             assertThat(refused.headers().firstValue("Retry-After")).isPresent();
             assertThat(JSON.readTree(refused.body()).path("type").asText()).endsWith("shutting-down");
@@ -166,7 +158,7 @@ class CrashRecoveryIT {
             assertThat(worker.logText()).contains("drained: no dispatch left running");
         }
         try (WorkerProcess again = WorkerProcess.start(env)) {
-            JsonNode r = awaitDelivered(again, id);
+            JsonNode r = again.awaitDelivered(id);
             assertThat(r.path("result").path("stdout").asText()).isEqualTo("finished in the drain\n");
             assertThat(r.path("result").path("logs").path("recovered").asBoolean()).isFalse();
         }
@@ -180,13 +172,13 @@ class CrashRecoveryIT {
         String id = "outlast-" + System.nanoTime();
         try (WorkerProcess worker = WorkerProcess.start(env)) {
             dispatch(worker, id, "sleep 6; echo outlived my worker", Map.of());
-            await().atMost(Duration.ofSeconds(20)).until(() -> "running".equals(record(worker, id).path("status").asText()));
+            worker.awaitStatus(id, "running");
             worker.terminate();
             assertThat(worker.awaitExit(Duration.ofSeconds(30))).isTrue();
             assertThat(worker.logText()).contains("left running for reconciliation");
         }
         try (WorkerProcess again = WorkerProcess.start(env)) {
-            JsonNode r = awaitDelivered(again, id);
+            JsonNode r = again.awaitDelivered(id);
             assertThat(r.path("status").asText()).isEqualTo("succeeded");
             assertThat(r.path("result").path("stdout").asText()).isEqualTo("outlived my worker\n");
             assertThat(r.path("result").path("logs").path("recovered").asBoolean()).isTrue();

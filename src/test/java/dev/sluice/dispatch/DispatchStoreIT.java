@@ -11,20 +11,18 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
-import org.flywaydb.core.Flyway;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.postgresql.ds.PGSimpleDataSource;
 
 import dev.sluice.output.Overflow;
+import dev.sluice.store.Jdbc;
 import dev.sluice.testsupport.StoreFixtures;
+import dev.sluice.testsupport.TestStores;
 
 /**
  * The store against both databases it supports, through the same migration:
@@ -35,28 +33,27 @@ class DispatchStoreIT {
     private static final Instant T0 = Instant.parse("2026-11-22T10:00:00.123Z");
 
     static Stream<Arguments> stores() {
-        return Stream.of(Arguments.of("h2", h2()), Arguments.of("postgresql", postgres()));
+        return Stream.of(Arguments.of("h2", TestStores.h2()), Arguments.of("postgresql", TestStores.postgres()));
     }
 
-    private static DataSource h2() {
-        JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:mem:store-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-        return ds;
+    /** The store's record and state-machine sides over one freshly migrated database. */
+    private record Db(DispatchStore store, DispatchTransitions transitions, Jdbc jdbc) {
+
+        boolean finish(DispatchResult r) {
+            return transitions.finish(r, StoreFixtures.summary(r), DispatchTransitions.From.ANY_UNFINISHED,
+                    StoredDispatches.NO_OUTBOX);
+        }
+
+        boolean finishQueued(DispatchResult r) {
+            return transitions.finish(r, StoreFixtures.summary(r), DispatchTransitions.From.QUEUED,
+                    StoredDispatches.NO_OUTBOX);
+        }
     }
 
-    private static DataSource postgres() {
-        PGSimpleDataSource ds = new PGSimpleDataSource();
-        ds.setURL(System.getenv().getOrDefault("SLUICE_TEST_POSTGRES_URL", "jdbc:postgresql://localhost:5432/sluice_test"));
-        ds.setUser(System.getenv().getOrDefault("SLUICE_TEST_POSTGRES_USER", "sluice"));
-        ds.setPassword(System.getenv().getOrDefault("SLUICE_TEST_POSTGRES_PASSWORD", "sluice"));
-        return ds;
-    }
-
-    private static DispatchStore migrated(DataSource ds) {
-        Flyway flyway = Flyway.configure().dataSource(ds).locations("classpath:db/migration").cleanDisabled(false).load();
-        flyway.clean();
-        flyway.migrate();
-        return new DispatchStore(ds, StoreFixtures.json(), (c, id, at) -> { });
+    private static Db migrated(DataSource ds) {
+        Jdbc jdbc = TestStores.migratedEmpty(ds);
+        return new Db(new DispatchStore(jdbc, TestStores.json()), new DispatchTransitions(jdbc, TestStores.json()),
+                jdbc);
     }
 
     static DispatchSpec spec(String image) {
@@ -68,14 +65,11 @@ class DispatchStoreIT {
                 "", new Overflow(9, 8, 1), null, new DispatchResult.Logs("/a", "/b", false, false), Map.of("task", "t"));
     }
 
-    private static DispatchSummary summary(DispatchResult r) {
-        return StoreFixtures.summary(r);
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void aRecordRoundTripsWithoutItsSecretValues(String kind, DataSource ds) throws Exception {
-        DispatchStore store = migrated(ds);
+        Db db = migrated(ds);
+        DispatchStore store = db.store();
         assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0))).isTrue();
 
         Dispatch d = store.find("d-1").orElseThrow();
@@ -104,7 +98,8 @@ class DispatchStoreIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void anIdIsTakenOnce(String kind, DataSource ds) {
-        DispatchStore store = migrated(ds);
+        Db db = migrated(ds);
+        DispatchStore store = db.store();
         assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0))).isTrue();
         assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:2"), "other", "w1", T0))).isFalse();
         assertThat(store.find("d-1").orElseThrow().image()).isEqualTo("img:1");
@@ -113,20 +108,21 @@ class DispatchStoreIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void statesMoveForwardOnlyAndTerminalOnesNeverChange(String kind, DataSource ds) {
-        DispatchStore store = migrated(ds);
+        Db db = migrated(ds);
+        DispatchStore store = db.store();
         store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0));
 
-        assertThat(store.markRunning("d-1", T0)).isFalse(); // not starting yet
-        assertThat(store.markStarting("d-1")).isTrue();
-        assertThat(store.markStarting("d-1")).isFalse();
-        store.recordContainer("d-1", "c0ffee");
-        assertThat(store.markRunning("d-1", T0.plusSeconds(1))).isTrue();
+        assertThat(db.transitions().markRunning("d-1", T0)).isFalse(); // not starting yet
+        assertThat(db.transitions().markStarting("d-1")).isTrue();
+        assertThat(db.transitions().markStarting("d-1")).isFalse();
+        db.transitions().recordContainer("d-1", "c0ffee");
+        assertThat(db.transitions().markRunning("d-1", T0.plusSeconds(1))).isTrue();
         DispatchResult done = result("d-1", Dispatch.Status.SUCCEEDED, "out");
-        assertThat(store.finish(done, summary(done))).isTrue();
+        assertThat(db.finish(done)).isTrue();
 
         DispatchResult late = result("d-1", Dispatch.Status.FAILED, "other");
-        assertThat(store.finish(late, summary(late))).isFalse();
-        assertThat(store.requestCancel("d-1")).isFalse();
+        assertThat(db.finish(late)).isFalse();
+        assertThat(db.transitions().requestCancel("d-1")).isFalse();
         Dispatch d = store.find("d-1").orElseThrow();
         assertThat(d.status()).isEqualTo(Dispatch.Status.SUCCEEDED);
         assertThat(d.result()).isEqualTo(done);
@@ -139,22 +135,24 @@ class DispatchStoreIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void aQueuedFinishOnlyAppliesWhileQueued(String kind, DataSource ds) {
-        DispatchStore store = migrated(ds);
+        Db db = migrated(ds);
+        DispatchStore store = db.store();
         store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0));
         store.insert(new DispatchStore.NewDispatch("d-2", spec("img:1"), "fp", "w1", T0));
-        store.markStarting("d-2");
+        db.transitions().markStarting("d-2");
         DispatchResult c1 = result("d-1", Dispatch.Status.CANCELLED, "");
         DispatchResult c2 = result("d-2", Dispatch.Status.CANCELLED, "");
-        assertThat(store.finishQueued(c1, summary(c1))).isTrue();
-        assertThat(store.finishQueued(c2, summary(c2))).isFalse();
-        assertThat(store.markQueuedAgain("d-2")).isTrue();
+        assertThat(db.finishQueued(c1)).isTrue();
+        assertThat(db.finishQueued(c2)).isFalse();
+        assertThat(db.transitions().markQueuedAgain("d-2")).isTrue();
         assertThat(store.find("d-2").orElseThrow().status()).isEqualTo(Dispatch.Status.QUEUED);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void listingIsNewestFirstFilteredAndPaged(String kind, DataSource ds) {
-        DispatchStore store = migrated(ds);
+        Db db = migrated(ds);
+        DispatchStore store = db.store();
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
             String id = "d-" + i;
@@ -162,7 +160,7 @@ class DispatchStoreIT {
             store.insert(new DispatchStore.NewDispatch(id, spec("img:1"), "fp", "w1", T0.plusSeconds(i)));
         }
         DispatchResult failed = result("d-3", Dispatch.Status.FAILED, "");
-        store.finish(failed, summary(failed));
+        db.finish(failed);
 
         DispatchStore.Page first = store.list(null, 3, null);
         assertThat(first.items()).extracting(Dispatch::id).containsExactly("d-6", "d-5", "d-4");
@@ -181,28 +179,33 @@ class DispatchStoreIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void expiredFinishedRecordsAreFoundAndOnlyThoseDeleted(String kind, DataSource ds) {
-        DispatchStore store = migrated(ds);
+        Db db = migrated(ds);
+        DispatchStore store = db.store();
         store.insert(new DispatchStore.NewDispatch("old", spec("img:1"), "fp", "w1", T0));
         store.insert(new DispatchStore.NewDispatch("running", spec("img:1"), "fp", "w1", T0));
         DispatchResult old = result("old", Dispatch.Status.SUCCEEDED, "");
-        store.finish(old, summary(old));
+        db.finish(old);
 
-        RecordReaper reaper = new RecordReaper(store, Duration.ofDays(1));
+        RecordReaper reaper = new RecordReaper(db.jdbc(), Duration.ofDays(1));
         assertThat(reaper.reap(T0.plus(12, ChronoUnit.HOURS))).isZero();
         assertThat(reaper.reap(T0.plus(2, ChronoUnit.DAYS))).isEqualTo(1);
         assertThat(store.find("old")).isEmpty();
         assertThat(store.find("running")).isPresent();
-        assertThat(store.deleteFinished("running")).isFalse();
+        // Even one whose times say it finished long ago is kept while its status is not terminal.
+        db.jdbc().update("UPDATE dispatches SET finished_at = ? WHERE id = 'running'", T0);
+        assertThat(reaper.reap(T0.plus(400, ChronoUnit.DAYS))).isZero();
+        assertThat(store.find("running")).isPresent();
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void largeResultsAndAnyUnicodeRoundTrip(String kind, DataSource ds) {
-        DispatchStore store = migrated(ds);
+        Db db = migrated(ds);
+        DispatchStore store = db.store();
         store.insert(new DispatchStore.NewDispatch("big", spec("img:1"), "fp", "w1", T0));
         String text = "h\u00e9llo \uD83D\uDE00 \uFFFD \u0000 tab\t\n".repeat(200_000); // ~5 MB, a NUL included
         DispatchResult big = result("big", Dispatch.Status.SUCCEEDED, text);
-        assertThat(store.finish(big, summary(big))).isTrue();
+        assertThat(db.finish(big)).isTrue();
         assertThat(store.find("big").orElseThrow().result().stdout()).isEqualTo(text);
     }
 }

@@ -3,10 +3,6 @@ package dev.sluice.testsupport;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,17 +18,14 @@ import java.util.concurrent.TimeUnit;
  * to be killed with SIGKILL, stopped with SIGTERM and started again over the
  * same store: what the crash tests do to it.
  */
-public final class WorkerProcess implements AutoCloseable {
-
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+public final class WorkerProcess extends WorkerClient implements AutoCloseable {
 
     private final Process process;
-    private final int port;
     private final Path log;
 
     private WorkerProcess(Process process, int port, Path log) {
+        super("http://127.0.0.1:" + port);
         this.process = process;
-        this.port = port;
         this.log = log;
     }
 
@@ -98,36 +91,6 @@ public final class WorkerProcess implements AutoCloseable {
             sleep(100);
         }
         throw new IllegalStateException("worker did not start within 60 s; see " + log);
-    }
-
-    public String url(String path) {
-        return "http://127.0.0.1:" + port + path;
-    }
-
-    public int status(String path) throws IOException {
-        return get(path).statusCode();
-    }
-
-    public HttpResponse<String> get(String path) throws IOException {
-        return send(HttpRequest.newBuilder(URI.create(url(path))).GET());
-    }
-
-    public HttpResponse<String> post(String path, String json) throws IOException {
-        return send(HttpRequest.newBuilder(URI.create(url(path))).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)));
-    }
-
-    public HttpResponse<String> delete(String path) throws IOException {
-        return send(HttpRequest.newBuilder(URI.create(url(path))).DELETE());
-    }
-
-    private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
-        try {
-            return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException(e);
-        }
     }
 
     /** SIGKILL: no shutdown hooks, no drain. */

@@ -1,14 +1,13 @@
-package dev.sluice.dispatch;
+package dev.sluice.store;
 
-import jakarta.inject.Singleton;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.flywaydb.core.Flyway;
 import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.agroal.DataSource;
@@ -28,7 +27,8 @@ class StoreProducer {
     @Produces
     @Singleton
     @Startup
-    Database database(InjectableInstance<AgroalDataSource> postgres,
+    Database database(
+            InjectableInstance<AgroalDataSource> postgres,
             @DataSource("embedded") InjectableInstance<AgroalDataSource> embedded,
             InjectableInstance<Flyway> postgresFlyway,
             @FlywayDataSource("embedded") InjectableInstance<Flyway> embeddedFlyway,
@@ -39,8 +39,8 @@ class StoreProducer {
             throw new IllegalArgumentException("sluice.data-dir is " + dataDir
                     + ": use an absolute path, or one starting with ./ for a directory under the working directory");
         }
-        Database database = usePostgres ? new Database(postgres.get(), "postgresql")
-                : new Database(embedded.get(), "h2");
+        Database database =
+                usePostgres ? new Database(postgres.get(), "postgresql") : new Database(embedded.get(), "h2");
         (usePostgres ? postgresFlyway : embeddedFlyway).get().migrate();
         LOG.infof("dispatch store: %s", database.kind());
         return database;
@@ -48,7 +48,13 @@ class StoreProducer {
 
     @Produces
     @Singleton
-    DispatchStore dispatchStore(Database database, ObjectMapper json, DispatchStore.FinishHook onFinish) {
-        return new DispatchStore(database.dataSource(), json, onFinish);
+    Jdbc jdbc(Database database) {
+        return new Jdbc(database.dataSource());
+    }
+
+    @Produces
+    @Singleton
+    JsonColumns jsonColumns(ObjectMapper json) {
+        return new JsonColumns(json);
     }
 }

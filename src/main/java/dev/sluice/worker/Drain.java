@@ -1,7 +1,8 @@
-package dev.sluice.dispatch;
+package dev.sluice.worker;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Set;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -23,12 +24,22 @@ public class Drain {
     private static final Logger LOG = Logger.getLogger(Drain.class);
     private static final long POLL_MILLIS = 200;
 
+    /** What is running here: the dispatch lifecycle tells. */
+    public interface InFlight {
+        int running();
+
+        Set<String> inFlight();
+    }
+
     @Inject
-    DispatchScheduler scheduler;
+    InFlight work;
+
     @Inject
     WorkerLease lease;
+
     @Inject
     WorkerConfig config;
+
     @Inject
     Clock clock;
 
@@ -45,8 +56,8 @@ public class Drain {
     void onShutdown(@Observes ShutdownDelayInitiatedEvent event) {
         draining = true;
         Instant deadline = clock.instant().plus(config.drainPeriod());
-        LOG.infof("draining: %d dispatches running, waiting up to %s", scheduler.running(), config.drainPeriod());
-        while (scheduler.running() > 0 && clock.instant().isBefore(deadline)) {
+        LOG.infof("draining: %d dispatches running, waiting up to %s", work.running(), config.drainPeriod());
+        while (work.running() > 0 && clock.instant().isBefore(deadline)) {
             try {
                 Thread.sleep(POLL_MILLIS);
             } catch (InterruptedException e) {
@@ -54,13 +65,13 @@ public class Drain {
                 break;
             }
         }
-        int left = scheduler.running();
+        int left = work.running();
         if (left == 0) {
             // Nothing left to take over: others need not wait for the lease to lapse.
             lease.release();
             LOG.info("drained: no dispatch left running");
         } else {
-            LOG.warnf("drain period over: %d dispatches left running for reconciliation: %s", left, scheduler.inFlight());
+            LOG.warnf("drain period over: %d dispatches left running for reconciliation: %s", left, work.inFlight());
         }
     }
 }

@@ -6,37 +6,31 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
-import org.flywaydb.core.Flyway;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.sluice.container.ContainerReaper;
 import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.ContainerSpec;
 import dev.sluice.container.DockerClients;
 import dev.sluice.container.Labels;
-import dev.sluice.output.Overflow;
-import dev.sluice.testsupport.StoreFixtures;
 import dev.sluice.testsupport.TestDocker;
+import dev.sluice.testsupport.TestStores;
 
-/** The reaper decides by record: retention for finished dispatches, grace for orphans, never the unfinished. */
-class ReaperIT {
+/** Against the real engine and the dispatch store's records: the reaper decides by record: retention for finished dispatches, grace for orphans, never the unfinished. */
+class ContainerReaperIT {
 
     private static DockerClients clients;
     private static ContainerRuntime runtime;
-    private static DispatchStore store;
+    private static StoredDispatches dispatches;
 
     @BeforeAll
     static void setUp() {
         clients = TestDocker.clients();
         runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
-        JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:mem:reaper-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-        Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
-        store = new DispatchStore(ds, StoreFixtures.json(), (c, id, at) -> { });
+        dispatches = new StoredDispatches(TestStores.migrated(TestStores.h2()), StoredDispatches.NO_OUTBOX);
     }
 
     @AfterAll
@@ -54,11 +48,9 @@ class ReaperIT {
     }
 
     private static void record(String dispatchId, boolean finished, Instant at) {
-        store.insert(new DispatchStore.NewDispatch(dispatchId, StoreFixtures.spec("img:1", null), "fp", "reaper-it", at));
+        dispatches.queued(dispatchId, null, "reaper-it", at);
         if (finished) {
-            DispatchResult r = new DispatchResult(dispatchId, Dispatch.Status.SUCCEEDED, 0, null, "img:1", at, at, 0L, "",
-                    "", null, (Overflow) null, new DispatchResult.Logs("/a", "/b", false, false), Map.of());
-            store.finish(r, StoreFixtures.summary(r));
+            dispatches.finish(StoredDispatches.result(dispatchId, Dispatch.Status.SUCCEEDED, "", at));
         }
     }
 
@@ -79,7 +71,8 @@ class ReaperIT {
         String orphanContainer = container(orphan, "exit 0", false);
         String leftRunningContainer = container(leftRunning, "sleep 60", true);
         try {
-            Reaper reaper = new Reaper(runtime, store, Duration.ofHours(1), Duration.ofMinutes(5));
+            ContainerReaper reaper = new ContainerReaper(runtime, dispatches.store()::endings, Duration.ofHours(1),
+                    Duration.ofMinutes(5));
             assertThat(reaper.reap(now)).doesNotContain(finished, unfinished, orphan, leftRunning);
 
             // Past the grace: the orphan and the container running for a closed dispatch go.

@@ -1,4 +1,4 @@
-package dev.sluice.dispatch;
+package dev.sluice.store;
 
 /** The store could not be read or written; the API answers 503 and nothing is half-done. */
 public final class StoreException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.sluice.dispatch;
+package dev.sluice.worker;
 
 import java.time.Duration;
 import java.util.Optional;

@@ -1,15 +1,13 @@
-package dev.sluice.dispatch;
+package dev.sluice.container;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
 import org.jboss.logging.Logger;
-
-import dev.sluice.container.ContainerRuntime;
-import dev.sluice.container.ManagedContainer;
 
 /**
  * Removes the containers on this engine that carry our labels and are done
@@ -18,30 +16,39 @@ import dev.sluice.container.ManagedContainer;
  * whose dispatch has no record at all, once past a grace period. Containers of
  * unfinished dispatches are left to reconciliation. Removal is idempotent.
  */
-final class Reaper {
+public final class ContainerReaper {
 
-    private static final Logger LOG = Logger.getLogger(Reaper.class);
+    private static final Logger LOG = Logger.getLogger(ContainerReaper.class);
 
-    private final ContainerRuntime runtime;
-    private final DispatchStore store;
+    /** How a dispatch ended, as far as reaping its container goes. */
+    public record Ending(boolean terminal, Instant finishedAt) {}
+
+    /** The endings of dispatches by id, from their records; ids without a record are absent. */
+    public interface Endings {
+        Map<String, Ending> of(Collection<String> dispatchIds);
+    }
+
+    private final ContainerInventory containers;
+    private final Endings endings;
     private final Duration retention;
     private final Duration orphanGrace;
 
-    Reaper(ContainerRuntime runtime, DispatchStore store, Duration retention, Duration orphanGrace) {
-        this.runtime = runtime;
-        this.store = store;
+    public ContainerReaper(ContainerInventory containers, Endings endings, Duration retention, Duration orphanGrace) {
+        this.containers = containers;
+        this.endings = endings;
         this.retention = retention;
         this.orphanGrace = orphanGrace;
     }
 
     /** Returns the dispatch ids whose containers were removed. */
-    List<String> reap(Instant now) {
-        List<ManagedContainer> containers = runtime.managed();
-        Map<String, DispatchStore.Ending> endings = store.endings(containers.stream().map(ManagedContainer::dispatchId).toList());
+    public List<String> reap(Instant now) {
+        List<ManagedContainer> all = containers.managed();
+        Map<String, Ending> ended =
+                endings.of(all.stream().map(ManagedContainer::dispatchId).toList());
         List<String> removed = new ArrayList<>();
-        for (ManagedContainer c : containers) {
-            if (done(c, endings.get(c.dispatchId()), now)) {
-                runtime.remove(c.id());
+        for (ManagedContainer c : all) {
+            if (done(c, ended.get(c.dispatchId()), now)) {
+                containers.remove(c.id());
                 removed.add(c.dispatchId());
             }
         }
@@ -51,11 +58,11 @@ final class Reaper {
         return removed;
     }
 
-    private boolean done(ManagedContainer c, DispatchStore.Ending ending, Instant now) {
+    private boolean done(ManagedContainer c, Ending ending, Instant now) {
         if (ending == null) {
             return c.created().isBefore(now.minus(orphanGrace)); // no record: an orphan
         }
-        if (!ending.status().terminal()) {
+        if (!ending.terminal()) {
             return false;
         }
         Duration keep = c.stopped() || c.neverStarted() ? retention : orphanGrace;

@@ -1,0 +1,33 @@
+package dev.sluice.callback;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** Where the delivery of a result stands. */
+public enum DeliveryState {
+    /** Not delivered yet: waiting for its next attempt (or for the dispatch to finish). */
+    PENDING("pending"),
+    /** A receiver answered 2xx. */
+    DELIVERED("delivered"),
+    /** Given up: the receiver answered 410, or the retry schedule ran out. Redeliverable. */
+    DEAD("dead");
+
+    private final String wire;
+
+    DeliveryState(String wire) {
+        this.wire = wire;
+    }
+
+    @JsonValue
+    public String wire() {
+        return wire;
+    }
+
+    static DeliveryState fromWire(String value) {
+        for (DeliveryState s : values()) {
+            if (s.wire.equals(value)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("unknown delivery state " + value);
+    }
+}

@@ -1,0 +1,17 @@
+package dev.sluice.container;
+
+import java.time.Instant;
+
+/**
+ * A container as the engine describes it on inspection, in the few terms a
+ * dispatch needs.
+ *
+ * @param created    true while it has never been started
+ * @param running    true while its process runs
+ * @param exitCode   its exit code once it has stopped; {@code null} when the engine has none
+ * @param startedAt  when it started; {@code null} before it has
+ * @param finishedAt when it stopped; {@code null} before it has
+ * @param oomKilled  true when the kernel killed it for exceeding its memory limit
+ */
+public record ContainerState(
+        boolean created, boolean running, Integer exitCode, Instant startedAt, Instant finishedAt, boolean oomKilled) {}

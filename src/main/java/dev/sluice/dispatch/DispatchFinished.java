@@ -1,0 +1,8 @@
+package dev.sluice.dispatch;
+
+/**
+ * Announced once for every dispatch that reaches a terminal state, after its
+ * result and outbox row are committed: callback delivery wakes for it, metrics
+ * count it. Losing the announcement loses nothing (the outbox is polled).
+ */
+public record DispatchFinished(DispatchResult result) {}

@@ -1,0 +1,126 @@
+package dev.sluice.dispatch;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import dev.sluice.store.JsonColumns;
+import dev.sluice.store.Jdbc;
+
+/**
+ * The lifecycle's state machine in the store (DESIGN "Statuses"): queued,
+ * starting, running, then one terminal state. Every change is a conditional
+ * update on the current status, so a terminal state is never overwritten and
+ * of two writers only one wins.
+ */
+final class DispatchTransitions {
+
+    static final String TERMINAL = "('succeeded', 'failed', 'timed_out', 'cancelled', 'error')";
+
+    /** Which states a dispatch may end from. */
+    enum From {
+        ANY_UNFINISHED("status NOT IN " + TERMINAL),
+        QUEUED("status = 'queued'");
+
+        final String condition;
+
+        From(String condition) {
+            this.condition = condition;
+        }
+    }
+
+    /** A dispatch of a lost worker: what its closing result needs. */
+    record Lost(String id, DispatchSpec spec, Instant startedAt) {}
+
+    /** The result and summary that close a dispatch. */
+    record Closing(DispatchResult result, DispatchSummary summary) {}
+
+    private final Jdbc jdbc;
+    private final JsonColumns json;
+
+    DispatchTransitions(Jdbc jdbc, JsonColumns json) {
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    /** queued → starting; false when the dispatch is no longer queued (cancelled meanwhile). */
+    boolean markStarting(String id) {
+        return jdbc.update("UPDATE dispatches SET status = 'starting' WHERE id = ? AND status = 'queued'", id) > 0;
+    }
+
+    /** starting → queued, when the engine could not be reached before anything was created. */
+    boolean markQueuedAgain(String id) {
+        return jdbc.update("UPDATE dispatches SET status = 'queued' WHERE id = ? AND status = 'starting'", id) > 0;
+    }
+
+    void recordContainer(String id, String containerId) {
+        jdbc.update("UPDATE dispatches SET container_id = ? WHERE id = ?", containerId, id);
+    }
+
+    /** starting → running; also fills in a start time that a crash kept from being stored. */
+    boolean markRunning(String id, Instant startedAt) {
+        return jdbc.update(
+                        "UPDATE dispatches SET status = 'running', started_at = ? WHERE id = ? AND status = 'starting'",
+                        startedAt,
+                        id)
+                > 0;
+    }
+
+    /** Notes a cancellation for the runner to act on; false when the dispatch is terminal or unknown. */
+    boolean requestCancel(String id) {
+        return jdbc.update(
+                        "UPDATE dispatches SET cancel_requested = TRUE WHERE id = ? AND status NOT IN " + TERMINAL, id)
+                > 0;
+    }
+
+    /** The result's terminal state, with its outbox row in the same transaction; false when {@code from} no longer holds. */
+    boolean finish(DispatchResult result, DispatchSummary summary, From from, Outbox outbox) {
+        String sql = "UPDATE dispatches SET status = ?, result = ?, summary = ?, finished_at = ?, "
+                + "started_at = COALESCE(started_at, ?) WHERE id = ? AND " + from.condition;
+        return jdbc.transaction("store result", tx -> {
+            if (tx.update(sql, result.status().wire(), json.write(result), json.write(summary), result.finishedAt(),
+                            result.startedAt(), result.dispatchId())
+                    == 0) {
+                return false;
+            }
+            outbox.enqueue(tx, result.dispatchId(), result.finishedAt());
+            return true;
+        });
+    }
+
+    /**
+     * Closes the unfinished dispatches of workers whose lease lapsed before
+     * {@code now} (or that never held one), each with the result {@code close}
+     * makes, in one transaction. Rows are locked with {@code FOR UPDATE SKIP
+     * LOCKED}, so live replicas sweeping at once share the work.
+     */
+    List<DispatchResult> closeLost(
+            String me, Instant now, int limit, Outbox outbox, Function<Lost, Closing> close) {
+        String select = "SELECT d.id, d.spec, d.started_at FROM dispatches d WHERE d.status NOT IN " + TERMINAL
+                + " AND d.worker_id <> ? AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = d.worker_id "
+                + "AND w.lease_until >= ?) ORDER BY d.seq LIMIT ? FOR UPDATE SKIP LOCKED";
+        String update = "UPDATE dispatches SET status = ?, result = ?, summary = ?, finished_at = ? WHERE id = ? "
+                + "AND status NOT IN " + TERMINAL;
+        return jdbc.transaction("close dispatches of lost workers", tx -> {
+            List<Lost> lost = tx.query(
+                    select,
+                    row -> new Lost(row.string(1), json.read(row.string(2), DispatchSpec.class), row.instant(3)),
+                    me,
+                    now,
+                    limit);
+            List<DispatchResult> closed = new ArrayList<>();
+            for (Lost l : lost) {
+                Closing closing = close.apply(l);
+                DispatchResult r = closing.result();
+                if (tx.update(update, r.status().wire(), json.write(r), json.write(closing.summary()),
+                                r.finishedAt(), l.id())
+                        > 0) {
+                    outbox.enqueue(tx, l.id(), r.finishedAt());
+                    closed.add(r);
+                }
+            }
+            return closed;
+        });
+    }
+}

@@ -1,0 +1,251 @@
+package dev.sluice.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+import javax.sql.DataSource;
+
+/**
+ * The store's one way to the database, so that no feature touches JDBC itself:
+ * statements with plain parameters, rows read through {@link Row}, and
+ * transactions that either commit whole or roll back. Times travel as UTC
+ * offsets, so the JVM's time zone never shifts them. Every failure becomes a
+ * {@link StoreException} naming the statement.
+ */
+public final class Jdbc {
+
+    /** SQLSTATE of a unique-key violation, the same on H2 and PostgreSQL. */
+    private static final String UNIQUE_VIOLATION = "23505";
+
+    private final DataSource dataSource;
+
+    public Jdbc(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** Maps the current row of a query. */
+    @FunctionalInterface
+    public interface RowMapper<T> {
+        T map(Row row);
+    }
+
+    /** Work on one connection inside a transaction. */
+    @FunctionalInterface
+    public interface Work<T> {
+        T run(Tx tx);
+    }
+
+    /** Every row the query returns. */
+    public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
+        return onConnection(sql, c -> new Tx(c).query(sql, mapper, args));
+    }
+
+    /** The first row the query returns, if any. */
+    public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) {
+        return onConnection(sql, c -> new Tx(c).one(sql, mapper, args));
+    }
+
+    /** One statement, auto-committed; returns the rows it changed. */
+    public int update(String sql, Object... args) {
+        return onConnection(sql, c -> new Tx(c).update(sql, args));
+    }
+
+    /** An insert that may meet an existing key: false then, and nothing changed. */
+    public boolean insertIfAbsent(String sql, Object... args) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, args);
+            ps.executeUpdate();
+            return true;
+        } catch (SQLException e) {
+            if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                return false;
+            }
+            throw new StoreException(describe(sql), e);
+        }
+    }
+
+    /** Runs {@code work} in a transaction: committed when it returns, rolled back when it throws. */
+    public <T> T transaction(String operation, Work<T> work) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                T result = work.run(new Tx(c));
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new StoreException(operation, e);
+        }
+    }
+
+    /** {@code ?, ?, ?} for an {@code IN} list of {@code n} values. */
+    public static String marks(int n) {
+        return String.join(", ", Collections.nCopies(n, "?"));
+    }
+
+    /** Statements on one connection: the transaction's, or a single statement's. */
+    public static final class Tx {
+
+        private final Connection connection;
+
+        private Tx(Connection connection) {
+            this.connection = connection;
+        }
+
+        public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
+            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+                bind(ps, args);
+                List<T> rows = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    Row row = new Row(rs, sql);
+                    while (rs.next()) {
+                        rows.add(mapper.map(row));
+                    }
+                }
+                return rows;
+            } catch (SQLException e) {
+                throw new StoreException(describe(sql), e);
+            }
+        }
+
+        public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) {
+            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+                bind(ps, args);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.ofNullable(mapper.map(new Row(rs, sql))) : Optional.empty();
+                }
+            } catch (SQLException e) {
+                throw new StoreException(describe(sql), e);
+            }
+        }
+
+        public int update(String sql, Object... args) {
+            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+                bind(ps, args);
+                return ps.executeUpdate();
+            } catch (SQLException e) {
+                throw new StoreException(describe(sql), e);
+            }
+        }
+
+        /** The same statement once per argument list, sent as one batch. */
+        public void batch(String sql, Collection<Object[]> argLists) {
+            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+                for (Object[] args : argLists) {
+                    bind(ps, args);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            } catch (SQLException e) {
+                throw new StoreException(describe(sql), e);
+            }
+        }
+    }
+
+    /** The current row of a result, read by column name or position. */
+    public static final class Row {
+
+        private final ResultSet rs;
+        private final String sql;
+
+        private Row(ResultSet rs, String sql) {
+            this.rs = rs;
+            this.sql = sql;
+        }
+
+        public String string(String column) {
+            return read(() -> rs.getString(column));
+        }
+
+        public String string(int column) {
+            return read(() -> rs.getString(column));
+        }
+
+        public long number(String column) {
+            return read(() -> rs.getLong(column));
+        }
+
+        public long number(int column) {
+            return read(() -> rs.getLong(column));
+        }
+
+        /** An integer column that may be NULL. */
+        public Integer integer(String column) {
+            return read(() -> {
+                int value = rs.getInt(column);
+                return rs.wasNull() ? null : value;
+            });
+        }
+
+        public boolean bool(String column) {
+            return read(() -> rs.getBoolean(column));
+        }
+
+        public Instant instant(String column) {
+            return read(() -> toInstant(rs.getObject(column, OffsetDateTime.class)));
+        }
+
+        public Instant instant(int column) {
+            return read(() -> toInstant(rs.getObject(column, OffsetDateTime.class)));
+        }
+
+        private static Instant toInstant(OffsetDateTime t) {
+            return t == null ? null : t.toInstant();
+        }
+
+        private <T> T read(Column<T> column) {
+            try {
+                return column.get();
+            } catch (SQLException e) {
+                throw new StoreException(describe(sql), e);
+            }
+        }
+
+        @FunctionalInterface
+        private interface Column<T> {
+            T get() throws SQLException;
+        }
+    }
+
+    @FunctionalInterface
+    private interface OnConnection<T> {
+        T run(Connection c);
+    }
+
+    private <T> T onConnection(String sql, OnConnection<T> work) {
+        try (Connection c = dataSource.getConnection()) {
+            return work.run(c);
+        } catch (SQLException e) {
+            throw new StoreException(describe(sql), e);
+        }
+    }
+
+    private static void bind(PreparedStatement ps, Object... args) throws SQLException {
+        for (int i = 0; i < args.length; i++) {
+            Object arg = args[i];
+            ps.setObject(i + 1, arg instanceof Instant instant ? instant.atOffset(ZoneOffset.UTC) : arg);
+        }
+    }
+
+    /** The statement's first words, enough to tell in a log which one failed. */
+    private static String describe(String sql) {
+        String oneLine = sql.strip().replaceAll("\\s+", " ");
+        return oneLine.length() <= 60 ? oneLine : oneLine.substring(0, 60) + "...";
+    }
+}

@@ -1,0 +1,52 @@
+package dev.sluice.dispatch;
+
+import java.time.Instant;
+import java.util.Map;
+
+import dev.sluice.output.Overflow;
+import dev.sluice.store.Jdbc;
+import dev.sluice.testsupport.StoreFixtures;
+import dev.sluice.testsupport.TestStores;
+
+/**
+ * Dispatch records written straight into a migrated store, for tests of what
+ * reads them (callback delivery, reaping) without a worker around them.
+ */
+public final class StoredDispatches {
+
+    /** An outbox that queues nothing. */
+    public static final Outbox NO_OUTBOX = (tx, id, finishedAt) -> {};
+
+    private final DispatchStore store;
+    private final DispatchTransitions transitions;
+    private final Outbox outbox;
+
+    public StoredDispatches(Jdbc jdbc, Outbox outbox) {
+        this.store = new DispatchStore(jdbc, TestStores.json());
+        this.transitions = new DispatchTransitions(jdbc, TestStores.json());
+        this.outbox = outbox;
+    }
+
+    public DispatchStore store() {
+        return store;
+    }
+
+    /** Records a queued dispatch of the fixture spec with this callback URL (or none). */
+    public void queued(String id, String callbackUrl, String workerId, Instant createdAt) {
+        store.insert(new DispatchStore.NewDispatch(
+                id, StoreFixtures.spec("img:1", callbackUrl), "fp", workerId, createdAt));
+    }
+
+    /** Ends a dispatch with this result, through the outbox; false when it had ended already. */
+    public boolean finish(DispatchResult result) {
+        return transitions.finish(
+                result, StoreFixtures.summary(result), DispatchTransitions.From.ANY_UNFINISHED, outbox);
+    }
+
+    /** A result with this status and stdout, as a finished dispatch of the fixture spec has. */
+    public static DispatchResult result(String id, Dispatch.Status status, String stdout, Instant finishedAt) {
+        return new DispatchResult(id, status, 0, null, "img:1", finishedAt.minusSeconds(4), finishedAt, 4000L, stdout,
+                "", new Overflow(9, 8, 1), null, new DispatchResult.Logs("/a", "/b", false, false),
+                Map.of("task", "t"));
+    }
+}

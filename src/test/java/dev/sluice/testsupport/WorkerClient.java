@@ -1,0 +1,123 @@
+package dev.sluice.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The API of a worker that runs outside the test's JVM (a process of its own,
+ * or a container), over plain HTTP: what the crash, replica, chaos and image
+ * tests and the benchmark harness drive it with.
+ */
+public class WorkerClient {
+
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> TERMINAL = Set.of("succeeded", "failed", "timed_out", "cancelled", "error");
+
+    private final String baseUrl;
+
+    public WorkerClient(String baseUrl) {
+        this.baseUrl = baseUrl;
+    }
+
+    /** A request that runs a shell script in the test agent image. */
+    public static Map<String, Object> script(String script) {
+        return Map.of("image", TestDocker.AGENT_IMAGE, "command", List.of("sh", "-c", script));
+    }
+
+    public String url(String path) {
+        return baseUrl + path;
+    }
+
+    public int status(String path) throws IOException {
+        return get(path).statusCode();
+    }
+
+    public HttpResponse<String> get(String path) throws IOException {
+        return send(HttpRequest.newBuilder(URI.create(url(path))).GET());
+    }
+
+    public HttpResponse<String> post(String path, String json) throws IOException {
+        return send(HttpRequest.newBuilder(URI.create(url(path)))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    public HttpResponse<String> delete(String path) throws IOException {
+        return send(HttpRequest.newBuilder(URI.create(url(path))).DELETE());
+    }
+
+    /** POSTs a dispatch request as it is, whatever the answer. */
+    public HttpResponse<String> dispatch(Map<String, ?> request) throws IOException {
+        return post("/v1/dispatches", json(request));
+    }
+
+    /** Submits a dispatch, failing unless it is accepted, and returns its id. */
+    public String submit(Map<String, ?> request) throws IOException {
+        HttpResponse<String> response = dispatch(request);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        return JSON.readTree(response.body()).path("id").asText();
+    }
+
+    /** The dispatch's record. */
+    public JsonNode record(String id) throws IOException {
+        return JSON.readTree(get("/v1/dispatches/" + id).body());
+    }
+
+    /** Waits until the record satisfies {@code condition}, and returns it. */
+    public JsonNode awaitRecord(String id, Duration within, Predicate<JsonNode> condition) {
+        return await().atMost(within).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> record(id), condition);
+    }
+
+    public JsonNode awaitStatus(String id, String status) {
+        return awaitRecord(id, Duration.ofSeconds(30), r -> status.equals(r.path("status").asText()));
+    }
+
+    public JsonNode awaitTerminal(String id, Duration within) {
+        return awaitRecord(id, within, r -> TERMINAL.contains(r.path("status").asText()));
+    }
+
+    /** Waits until the dispatch's result was delivered to its callback URL. */
+    public JsonNode awaitDelivered(String id) {
+        return awaitRecord(id, Duration.ofSeconds(60), r -> "delivered".equals(callbackState(r)));
+    }
+
+    public static String callbackState(JsonNode record) {
+        return record.path("callback").path("state").asText();
+    }
+
+    private static String json(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
+        try {
+            return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
+}

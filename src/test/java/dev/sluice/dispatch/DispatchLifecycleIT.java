@@ -58,6 +58,30 @@ class DispatchLifecycleIT {
     }
 
     @Test
+    void theCapsADispatchAsksForBoundItsResult() {
+        Map<String, Object> body = new HashMap<>(script("yes out | head -c 20000; yes err | head -c 20000 >&2"));
+        body.put("output", Map.of("stdoutCapBytes", 2048, "stderrCapBytes", 1500));
+        JsonPath r = awaitTerminal(submit(body));
+
+        assertThat(r.getLong("result.stdoutOverflow.originalBytes")).isEqualTo(20000);
+        assertThat(r.getLong("result.stdoutOverflow.keptBytes")).isBetween(1024L, 2048L);
+        assertThat(r.getString("result.stdout").getBytes(StandardCharsets.UTF_8).length)
+                .isEqualTo(r.getInt("result.stdoutOverflow.keptBytes"));
+        assertThat(r.getLong("result.stderrOverflow.originalBytes")).isEqualTo(20000);
+        assertThat(r.getLong("result.stderrOverflow.keptBytes")).isBetween(750L, 1500L);
+    }
+
+    @Test
+    void withoutCapsStderrIsBoundedByTheDefaultOf256KiB() {
+        JsonPath r = awaitTerminal(submit(script("yes err | head -c 400000 >&2; echo fine")));
+
+        assertThat(r.getString("result.stdout")).isEqualTo("fine\n");
+        assertThat(r.getLong("result.stderrOverflow.originalBytes")).isEqualTo(400000);
+        // Within the default cap, and most of it used: a default of another size fails one bound or the other.
+        assertThat(r.getLong("result.stderrOverflow.keptBytes")).isBetween(200L << 10, 256L << 10);
+    }
+
+    @Test
     void nonZeroExitIsFailedWithTheCode() {
         JsonPath r = awaitTerminal(submit(script("echo failing >&2; exit 42")));
         assertThat(r.getString("status")).isEqualTo("failed");

@@ -1,0 +1,197 @@
+package dev.sluice.callback;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.sluice.dispatch.Dispatch;
+import dev.sluice.dispatch.StoredDispatches;
+import dev.sluice.store.Jdbc;
+import dev.sluice.testsupport.ManualExecutor;
+import dev.sluice.testsupport.MutableClock;
+import dev.sluice.testsupport.Receiver;
+import dev.sluice.testsupport.Signatures;
+import dev.sluice.testsupport.TestStores;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * The delivery schedule, with a clock the test moves and attempts the test
+ * runs: an embedded store, a real receiver on loopback, no waiting.
+ */
+class CallbackDeliveryTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
+
+    private final MutableClock clock = new MutableClock(T0);
+    private final Receiver receiver = Receiver.on("127.0.0.1");
+    private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor();
+    private final ManualExecutor senders = new ManualExecutor();
+    private final RetrySchedule schedule = new RetrySchedule(
+            List.of(Duration.ZERO, Duration.ofSeconds(10), Duration.ofSeconds(60)), 0, Duration.ofHours(1), () -> 0.5);
+    private final Jdbc jdbc = TestStores.migrated(TestStores.h2());
+    private final CallbackStore outbox = new CallbackStore(jdbc, () -> schedule.first(clock.instant()));
+    private final StoredDispatches dispatches = new StoredDispatches(jdbc, outbox);
+
+    @AfterEach
+    void close() {
+        receiver.close();
+        deadlines.shutdownNow();
+    }
+
+    private CallbackDelivery delivery(int maxConcurrent, int maxPerHost) {
+        CallbackClient client = new CallbackClient(
+                new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")), InetAddress::getAllByName),
+                Duration.ofSeconds(2), Duration.ofSeconds(2), 4, 4, deadlines);
+        return new CallbackDelivery(outbox, dispatches.store(), client, new WebhookSigner(Signatures.TEST_SECRETS),
+                schedule, clock, "worker-1", Duration.ofSeconds(2), senders, maxConcurrent, maxPerHost,
+                new SimpleMeterRegistry());
+    }
+
+    private void finished(String id) {
+        dispatches.queued(id, receiver.url("/hook/" + id), "worker-1", T0);
+        assertThat(dispatches.finish(StoredDispatches.result(id, Dispatch.Status.SUCCEEDED, "answer\n", T0)))
+                .isTrue();
+    }
+
+    private CallbackStore.State state(String id) {
+        return outbox.state(id).orElseThrow();
+    }
+
+    /** One round: claim what is due, then run the attempts it started. */
+    private int round(CallbackDelivery delivery) {
+        int started = delivery.sendDue();
+        senders.runAll();
+        return started;
+    }
+
+    @Test
+    void aStoredResultIsSentAtOnceSignedAndRecordedDelivered() {
+        finished("d-1");
+        assertThat(round(delivery(8, 4))).isEqualTo(1);
+
+        assertThat(receiver.requests()).singleElement().satisfies(r -> {
+            assertThat(r.header("webhook-id")).isEqualTo("msg_d-1");
+            assertThat(r.header("webhook-timestamp")).isEqualTo(Long.toString(T0.getEpochSecond()));
+            assertThat(Signatures.verifies(r, Signatures.TEST_SECRETS.get(0))).isTrue();
+            assertThat(r.bodyText()).isEqualTo(dispatches.store().resultText("d-1").orElseThrow());
+        });
+        CallbackStore.State s = state("d-1");
+        assertThat(s.state()).isEqualTo(DeliveryState.DELIVERED);
+        assertThat(s.attempts()).isEqualTo(1);
+        assertThat(s.deliveredAt()).isEqualTo(T0);
+        assertThat(round(delivery(8, 4))).isZero();
+    }
+
+    @Test
+    void aFailedAttemptIsTriedAgainOnTheScheduleAndNotBefore() {
+        receiver.then(Receiver.status(500));
+        finished("d-1");
+        CallbackDelivery delivery = delivery(8, 4);
+        round(delivery);
+        assertThat(state("d-1").state()).isEqualTo(DeliveryState.PENDING);
+        assertThat(state("d-1").lastStatus()).isEqualTo(500);
+        assertThat(state("d-1").nextAttemptAt()).isEqualTo(T0.plusSeconds(10));
+
+        clock.advance(Duration.ofSeconds(9));
+        assertThat(round(delivery)).isZero();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(round(delivery)).isEqualTo(1);
+        assertThat(state("d-1").state()).isEqualTo(DeliveryState.DELIVERED);
+        assertThat(state("d-1").history()).extracting(CallbackStore.AttemptView::status).containsExactly(500, 200);
+        List<Receiver.Request> requests = receiver.requests();
+        assertThat(requests.get(1).bodyText()).isEqualTo(requests.get(0).bodyText());
+        assertThat(requests.get(1).header("webhook-timestamp"))
+                .isEqualTo(Long.toString(T0.plusSeconds(10).getEpochSecond()));
+    }
+
+    @Test
+    void whenTheScheduleRunsOutTheResultIsDeadLettered() {
+        receiver.otherwise(Receiver.status(503));
+        finished("d-1");
+        CallbackDelivery delivery = delivery(8, 4);
+        for (int i = 0; i < 5; i++) {
+            round(delivery);
+            clock.advance(Duration.ofMinutes(2));
+        }
+        assertThat(receiver.requests()).hasSize(3);
+        CallbackStore.State s = state("d-1");
+        assertThat(s.state()).isEqualTo(DeliveryState.DEAD);
+        assertThat(s.attempts()).isEqualTo(3);
+        assertThat(s.lastStatus()).isEqualTo(503);
+        assertThat(s.lastError()).isEqualTo("no 2xx answer within the retry schedule");
+    }
+
+    @Test
+    void goneStopsDeliveryAtOnce() {
+        receiver.otherwise(Receiver.status(410));
+        finished("d-1");
+        round(delivery(8, 4));
+        clock.advance(Duration.ofHours(1));
+        round(delivery(8, 4));
+        assertThat(receiver.requests()).hasSize(1);
+        assertThat(state("d-1").state()).isEqualTo(DeliveryState.DEAD);
+    }
+
+    @Test
+    void aRetryAfterPushesTheNextAttemptBeyondTheSchedule() {
+        receiver.then(Receiver.status(503, "Retry-After", "120"));
+        finished("d-1");
+        round(delivery(8, 4));
+        assertThat(state("d-1").nextAttemptAt()).isEqualTo(T0.plusSeconds(120));
+    }
+
+    @Test
+    void aRedeliveryStartsANewRoundNowWithTheSameIdAndBody() {
+        finished("d-1");
+        CallbackDelivery delivery = delivery(8, 4);
+        round(delivery);
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(outbox.redeliver("d-1", clock.instant())).isTrue();
+        assertThat(round(delivery)).isEqualTo(1);
+        List<Receiver.Request> requests = receiver.requests();
+        assertThat(requests).extracting(r -> r.header("webhook-id")).containsExactly("msg_d-1", "msg_d-1");
+        assertThat(requests.get(1).bodyText()).isEqualTo(requests.get(0).bodyText());
+        assertThat(state("d-1").attempts()).isEqualTo(2);
+    }
+
+    @Test
+    void oneHostGetsAtMostItsShareOfAttemptsAtOnce() {
+        finished("d-1");
+        finished("d-2");
+        finished("d-3");
+        CallbackDelivery delivery = delivery(8, 1);
+        assertThat(delivery.sendDue()).isEqualTo(1);
+        assertThat(delivery.sendDue()).isZero(); // the host's one slot is taken until that attempt ends
+        senders.runAll();
+        assertThat(round(delivery)).isEqualTo(1);
+        assertThat(round(delivery)).isEqualTo(1);
+        assertThat(receiver.requests()).extracting(r -> r.header("webhook-id"))
+                .containsExactlyInAnyOrder("msg_d-1", "msg_d-2", "msg_d-3");
+    }
+
+    @Test
+    void noMoreAttemptsStartThanTheWorkerMayRunAtOnce() {
+        Receiver other = Receiver.on("127.0.0.1");
+        try {
+            finished("d-1");
+            dispatches.queued("d-2", other.url("/hook"), "worker-1", T0);
+            dispatches.finish(StoredDispatches.result("d-2", Dispatch.Status.SUCCEEDED, "", T0));
+            CallbackDelivery delivery = delivery(1, 4);
+            assertThat(delivery.sendDue()).isEqualTo(1);
+            assertThat(delivery.sendDue()).isZero();
+            senders.runAll();
+            assertThat(round(delivery)).isEqualTo(1);
+            assertThat(receiver.requests().size() + other.requests().size()).isEqualTo(2);
+        } finally {
+            other.close();
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package dev.sluice.container;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/** Which containers the reaper removes, and when, decided by their dispatches' records. */
+class ContainerReaperTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
+    private static final Duration RETENTION = Duration.ofHours(1);
+    private static final Duration GRACE = Duration.ofMinutes(5);
+
+    private final List<ManagedContainer> containers = new ArrayList<>();
+    private final Map<String, ContainerReaper.Ending> endings = new HashMap<>();
+    private final List<String> removed = new ArrayList<>();
+
+    private final ContainerInventory inventory = new ContainerInventory() {
+        @Override
+        public List<ManagedContainer> managed() {
+            return containers.stream().filter(c -> !removed.contains(c.id())).toList();
+        }
+
+        @Override
+        public void remove(String containerId) {
+            removed.add(containerId);
+        }
+    };
+
+    private final ContainerReaper reaper = new ContainerReaper(inventory, ids -> {
+        Map<String, ContainerReaper.Ending> asked = new HashMap<>();
+        ids.forEach(id -> {
+            if (endings.containsKey(id)) {
+                asked.put(id, endings.get(id));
+            }
+        });
+        return asked;
+    }, RETENTION, GRACE);
+
+    private void container(String dispatchId, String state) {
+        containers.add(new ManagedContainer("c-" + dispatchId, dispatchId, "w", state, T0));
+    }
+
+    @Test
+    void aStoppedContainerOfAFinishedDispatchGoesOnceTheRetentionIsOver() {
+        container("done", "exited");
+        endings.put("done", new ContainerReaper.Ending(true, T0));
+        assertThat(reaper.reap(T0.plus(RETENTION))).isEmpty();
+        assertThat(reaper.reap(T0.plus(RETENTION).plusMillis(1))).containsExactly("done");
+        assertThat(removed).containsExactly("c-done");
+    }
+
+    @Test
+    void aContainerThatNeverStartedIsKeptLikeAStoppedOne() {
+        container("cancelled", "created");
+        endings.put("cancelled", new ContainerReaper.Ending(true, T0));
+        assertThat(reaper.reap(T0.plus(GRACE).plusSeconds(1))).isEmpty();
+        assertThat(reaper.reap(T0.plus(RETENTION).plusSeconds(1))).containsExactly("cancelled");
+    }
+
+    @Test
+    void aContainerStillRunningForAClosedDispatchGoesAfterTheGrace() {
+        container("lost", "running");
+        endings.put("lost", new ContainerReaper.Ending(true, T0));
+        assertThat(reaper.reap(T0.plus(GRACE))).isEmpty();
+        assertThat(reaper.reap(T0.plus(GRACE).plusSeconds(1))).containsExactly("lost");
+    }
+
+    @Test
+    void anOrphanGoesOnceOlderThanTheGrace() {
+        container("orphan", "exited");
+        assertThat(reaper.reap(T0.plus(GRACE))).isEmpty();
+        assertThat(reaper.reap(T0.plus(GRACE).plusSeconds(1))).containsExactly("orphan");
+    }
+
+    @Test
+    void theContainerOfAnUnfinishedDispatchIsNeverRemoved() {
+        container("running", "running");
+        container("exited-early", "exited");
+        endings.put("running", new ContainerReaper.Ending(false, null));
+        endings.put("exited-early", new ContainerReaper.Ending(false, null));
+        assertThat(reaper.reap(T0.plus(Duration.ofDays(365)))).isEmpty();
+        assertThat(removed).isEmpty();
+    }
+}

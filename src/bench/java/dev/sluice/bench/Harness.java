@@ -43,8 +43,18 @@ public final class Harness {
     private static final String IMAGE = TestDocker.AGENT_IMAGE;
 
     /** How big each scenario runs. */
-    public record Sizes(String name, long floodBytes, int runs, int overheadRuns, int concurrent, int completeness,
-            int streams, int controlCalls, int floodDispatches, long floodStderrBytes, int smallDispatches) {
+    public record Sizes(
+            String name,
+            long floodBytes,
+            int runs,
+            int overheadRuns,
+            int concurrent,
+            int completeness,
+            int streams,
+            int controlCalls,
+            int floodDispatches,
+            long floodStderrBytes,
+            int smallDispatches) {
 
         public static final Sizes FULL = new Sizes("full", 1L << 30, 3, 50, 50, 1000, 200, 50, 10, 64L << 20, 100);
         public static final Sizes SMOKE = new Sizes("smoke", 8L << 20, 1, 5, 4, 10, 8, 5, 2, 1L << 20, 10);
@@ -55,11 +65,12 @@ public final class Harness {
     }
 
     /** One figure: what Sluice measured, its baseline, and the target. */
-    public record Row(String id, String measure, String sluice, String baseline, String ratio, String target, boolean met) {
+    public record Row(
+            String id, String measure, String sluice, String baseline, String ratio, String target, boolean met) {
 
         String markdown() {
-            return "| " + id + " | " + measure + " | " + sluice + " | " + baseline + " | " + ratio + " | " + target + " | "
-                    + (target.isEmpty() ? "" : met ? "met" : "**not met**") + " |";
+            return "| " + id + " | " + measure + " | " + sluice + " | " + baseline + " | " + ratio + " | " + target
+                    + " | " + (target.isEmpty() ? "" : met ? "met" : "**not met**") + " |";
         }
     }
 
@@ -107,7 +118,8 @@ public final class Harness {
         return t.toString();
     }
 
-    private void row(String id, String measure, String sluice, String baseline, String ratio, String target, boolean met) {
+    private void row(
+            String id, String measure, String sluice, String baseline, String ratio, String target, boolean met) {
         Row r = new Row(id, measure, sluice, baseline, ratio, target, met);
         rows.add(r);
         System.out.println(r.markdown());
@@ -158,8 +170,7 @@ public final class Harness {
     }
 
     /** One {@code docker run}: its wall time, and the CPU its CLI process used. */
-    private record CliRun(double seconds, double cpuSeconds) {
-    }
+    private record CliRun(double seconds, double cpuSeconds) {}
 
     /** {@code docker run --rm} of the same image and producer, output discarded. */
     private static CliRun cli(String logDriver, String script) throws IOException, InterruptedException {
@@ -167,26 +178,31 @@ public final class Harness {
         String run = "docker run --rm --network none --log-driver " + logDriver + " " + IMAGE + " sh -c '"
                 + script.replace("'", "'\\''") + "' >/dev/null 2>&1 || exit 1; times";
         long start = System.nanoTime();
-        Process p = new ProcessBuilder("bash", "-c", run).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder("bash", "-c", run)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         String times = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
         if (!p.waitFor(2, TimeUnit.HOURS) || p.exitValue() != 0) {
             throw new IllegalStateException("docker run failed: " + script);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         // Second line: children's user and system time, as "0m1.234s 0m0.567s".
-        String[] children = times.lines().skip(1).findFirst().orElse("0m0s 0m0s").trim().split("\\s+");
+        String[] children =
+                times.lines().skip(1).findFirst().orElse("0m0s 0m0s").trim().split("\\s+");
         return new CliRun(seconds, minutesSeconds(children[0]) + minutesSeconds(children[1]));
     }
 
     private static double minutesSeconds(String time) {
         int m = time.indexOf('m');
-        return Double.parseDouble(time.substring(0, m)) * 60 + Double.parseDouble(time.substring(m + 1, time.length() - 1));
+        return Double.parseDouble(time.substring(0, m)) * 60
+                + Double.parseDouble(time.substring(m + 1, time.length() - 1));
     }
 
     /** The producer both sides run: {@code bytes} of printable output, in 64 KiB blocks or in 1 KiB lines. */
     static String flood(long bytes, boolean lines) {
         // Both producers write printable bytes: json-file escapes NUL six-fold, which would measure the escaping.
-        return lines ? "line=$(head -c 1023 /dev/zero | tr '\\000' x); yes \"$line\" | head -c " + bytes
+        return lines
+                ? "line=$(head -c 1023 /dev/zero | tr '\\000' x); yes \"$line\" | head -c " + bytes
                 : "dd if=/dev/zero bs=65536 count=" + bytes / 65536 + " 2>/dev/null | tr '\\000' x";
     }
 
@@ -209,14 +225,21 @@ public final class Harness {
         }
         double readyS = Measure.median(ready);
         double rssM = Measure.median(rss);
-        row("P6", "start-up: process start to readiness UP (median of " + ready.size() + ")", f(readyS) + " s", "", "",
-                "≤ 1.0 s", readyS <= 1.0);
+        row(
+                "P6",
+                "start-up: process start to readiness UP (median of " + ready.size() + ")",
+                f(readyS) + " s",
+                "",
+                "",
+                "≤ 1.0 s",
+                readyS <= 1.0);
         row("P6", "resident memory when idle (JVM, -Xmx512m)", f(rssM) + " MiB", "", "", "≤ 128 MiB", rssM <= 128);
     }
 
     /** P3: a container that runs {@code true}, submit to callback received, against docker run --rm. */
     private void overhead() throws Exception {
-        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker("json-file")) {
+        try (Receiver r = Receiver.on("127.0.0.1");
+                WorkerProcess w = worker("json-file")) {
             double first = timedDispatch(w, r, "true");
             List<Double> sluice = new ArrayList<>();
             List<Double> docker = new ArrayList<>();
@@ -231,13 +254,31 @@ public final class Harness {
             double s99 = Measure.percentile(sluice, 99) * 1000;
             double d99 = Measure.percentile(docker, 99) * 1000;
             String n = " (" + sizes.overheadRuns() + " runs)";
-            row("P3", "dispatch overhead p50, `true`" + n, f(s50) + " ms", f(d50) + " ms", signed(s50 - d50) + " ms",
-                    "≤ CLI + 30 ms", s50 <= d50 + 30);
+            row(
+                    "P3",
+                    "dispatch overhead p50, `true`" + n,
+                    f(s50) + " ms",
+                    f(d50) + " ms",
+                    signed(s50 - d50) + " ms",
+                    "≤ CLI + 30 ms",
+                    s50 <= d50 + 30);
             row("P3", "dispatch overhead p95", f(s95) + " ms", f(d95) + " ms", signed(s95 - d95) + " ms", "", true);
-            row("P3", "dispatch overhead p99", f(s99) + " ms", f(d99) + " ms", signed(s99 - d99) + " ms",
-                    "≤ CLI + 100 ms", s99 <= d99 + 100);
-            row("P3", "first dispatch after start-up", f(first * 1000) + " ms", "steady p50 " + f(s50) + " ms",
-                    signed(first * 1000 - s50) + " ms", "≤ steady + 50 ms", first * 1000 <= s50 + 50);
+            row(
+                    "P3",
+                    "dispatch overhead p99",
+                    f(s99) + " ms",
+                    f(d99) + " ms",
+                    signed(s99 - d99) + " ms",
+                    "≤ CLI + 100 ms",
+                    s99 <= d99 + 100);
+            row(
+                    "P3",
+                    "first dispatch after start-up",
+                    f(first * 1000) + " ms",
+                    "steady p50 " + f(s50) + " ms",
+                    signed(first * 1000 - s50) + " ms",
+                    "≤ steady + 50 ms",
+                    first * 1000 <= s50 + 50);
         }
     }
 
@@ -258,7 +299,8 @@ public final class Harness {
         for (String driver : List.of("json-file", "local")) {
             for (boolean lines : List.of(false, true)) {
                 String producer = flood(sizes.floodBytes(), lines);
-                try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker(driver)) {
+                try (Receiver r = Receiver.on("127.0.0.1");
+                        WorkerProcess w = worker(driver)) {
                     awaitCallback(r, submit(w, r, producer), Duration.ofHours(1));
                     List<Double> sluice = new ArrayList<>();
                     List<Double> docker = new ArrayList<>();
@@ -274,7 +316,9 @@ public final class Harness {
                         JsonNode result = result(awaitCallback(r, id, Duration.ofHours(1)));
                         sluice.add((System.nanoTime() - start) / 1e9);
                         cpu += Measure.cpuSeconds(w.pid()) - before;
-                        long counted = result.path("stdoutOverflow").path("originalBytes").asLong();
+                        long counted = result.path("stdoutOverflow")
+                                .path("originalBytes")
+                                .asLong();
                         if (counted != sizes.floodBytes()) {
                             throw new IllegalStateException("counted " + counted + " of " + sizes.floodBytes());
                         }
@@ -283,13 +327,24 @@ public final class Harness {
                     double d = Measure.median(docker);
                     double mib = sizes.floodBytes() / 1048576.0;
                     String what = (lines ? "1 KiB lines" : "64 KiB blocks") + ", " + driver + ", " + f(mib) + " MiB";
-                    row("P1", "capture throughput, " + what, f(mib / s) + " MiB/s (" + f(s) + " s)",
-                            f(mib / d) + " MiB/s (" + f(d) + " s)", f(s / d) + "× time", "≤ 1.1× time", s / d <= 1.1);
+                    row(
+                            "P1",
+                            "capture throughput, " + what,
+                            f(mib / s) + " MiB/s (" + f(s) + " s)",
+                            f(mib / d) + " MiB/s (" + f(d) + " s)",
+                            f(s / d) + "× time",
+                            "≤ 1.1× time",
+                            s / d <= 1.1);
                     double perGib = cpu / sizes.runs() / gib;
                     double cliPerGib = cliCpu / sizes.runs() / gib;
-                    row("P7", "worker CPU per GiB captured, " + what, f(perGib) + " CPU-s/GiB",
-                            f(cliPerGib) + " CPU-s/GiB (the CLI process)", f(perGib / cliPerGib) + "×",
-                            "≤ 0.5 CPU-s/GiB", perGib <= 0.5);
+                    row(
+                            "P7",
+                            "worker CPU per GiB captured, " + what,
+                            f(perGib) + " CPU-s/GiB",
+                            f(cliPerGib) + " CPU-s/GiB (the CLI process)",
+                            f(perGib / cliPerGib) + "×",
+                            "≤ 0.5 CPU-s/GiB",
+                            perGib <= 0.5);
                 }
             }
         }
@@ -300,7 +355,8 @@ public final class Harness {
         int n = sizes.concurrent();
         String script = "sleep 1; head -c 1048576 /dev/zero | tr '\\000' x";
         ExecutorService pool = Executors.newFixedThreadPool(n);
-        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker("json-file")) {
+        try (Receiver r = Receiver.on("127.0.0.1");
+                WorkerProcess w = worker("json-file")) {
             List<Double> sluice = new ArrayList<>();
             List<Double> docker = new ArrayList<>();
             int errors = 0;
@@ -331,8 +387,13 @@ public final class Harness {
             }
             double s = Measure.median(sluice);
             double d = Measure.median(docker);
-            row("P5", n + " dispatches at once (sleep 1 s, print 1 MiB): makespan", f(s) + " s, " + errors + " errors",
-                    f(d) + " s (" + n + " parallel `docker run`)", f(s / d) + "×", "≤ 1.1×, 0 errors",
+            row(
+                    "P5",
+                    n + " dispatches at once (sleep 1 s, print 1 MiB): makespan",
+                    f(s) + " s, " + errors + " errors",
+                    f(d) + " s (" + n + " parallel `docker run`)",
+                    f(s / d) + "×",
+                    "≤ 1.1×, 0 errors",
                     s / d <= 1.1 && errors == 0);
         } finally {
             pool.shutdownNow();
@@ -344,7 +405,8 @@ public final class Harness {
         int n = sizes.floodDispatches();
         String script = "(" + flood(sizes.floodBytes(), false) + ") & (" + flood(sizes.floodStderrBytes(), true)
                 + " >&2); wait";
-        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker("json-file")) {
+        try (Receiver r = Receiver.on("127.0.0.1");
+                WorkerProcess w = worker("json-file")) {
             Thread.sleep(2000);
             double idleRss = Measure.rssMib(w.pid());
             double idleLive = heapAfterGc(w);
@@ -364,12 +426,31 @@ public final class Harness {
             double afterLive = heapAfterGc(w);
             String flood = n + " × (" + f(sizes.floodBytes() / 1048576.0) + " MiB stdout + "
                     + f(sizes.floodStderrBytes() / 1048576.0) + " MiB stderr)";
-            row("P2", "RSS growth over idle under " + flood + " (-Xmx512m)", signed(peak[0] - idleRss) + " MiB (idle "
-                    + f(idleRss) + ", peak " + f(peak[0]) + ")", "", "", "≤ 64 MiB", peak[0] - idleRss <= 64);
-            row("P2", "heap used under the same floods (garbage included), peak", f(peak[1]) + " MiB", "", "", "", true);
+            row(
+                    "P2",
+                    "RSS growth over idle under " + flood + " (-Xmx512m)",
+                    signed(peak[0] - idleRss) + " MiB (idle " + f(idleRss) + ", peak " + f(peak[0]) + ")",
+                    "",
+                    "",
+                    "≤ 64 MiB",
+                    peak[0] - idleRss <= 64);
+            row(
+                    "P2",
+                    "heap used under the same floods (garbage included), peak",
+                    f(peak[1]) + " MiB",
+                    "",
+                    "",
+                    "",
+                    true);
             // Flat: what stays reachable once the floods are over is what was reachable before them.
-            row("P2", "live heap (after a full GC) before and after the floods", f(idleLive) + " → " + f(afterLive)
-                    + " MiB", "", "", "flat (± 16 MiB)", Math.abs(afterLive - idleLive) <= 16);
+            row(
+                    "P2",
+                    "live heap (after a full GC) before and after the floods",
+                    f(idleLive) + " → " + f(afterLive) + " MiB",
+                    "",
+                    "",
+                    "flat (± 16 MiB)",
+                    Math.abs(afterLive - idleLive) <= 16);
         }
     }
 
@@ -379,7 +460,8 @@ public final class Harness {
         int bytes = 12_345;
         String script = "head -c " + bytes + " /dev/zero | tr '\\000' y";
         ExecutorService pool = Executors.newFixedThreadPool(16);
-        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker("json-file")) {
+        try (Receiver r = Receiver.on("127.0.0.1");
+                WorkerProcess w = worker("json-file")) {
             List<Future<String>> ids = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 ids.add(pool.submit(() -> submit(w, r, script)));
@@ -392,8 +474,14 @@ public final class Harness {
                 lost += Math.max(0, bytes - out.length());
                 exact += out.length() == bytes && out.chars().allMatch(c -> c == 'y') ? 1 : 0;
             }
-            row("P8", n + " short-lived containers, " + bytes + " bytes each", exact + "/" + n + " exact, " + lost
-                    + " bytes lost", "", "", "0 lost, totals exact", lost == 0 && exact == n);
+            row(
+                    "P8",
+                    n + " short-lived containers, " + bytes + " bytes each",
+                    exact + "/" + n + " exact, " + lost + " bytes lost",
+                    "",
+                    "",
+                    "0 lost, totals exact",
+                    lost == 0 && exact == n);
         } finally {
             pool.shutdownNow();
         }
@@ -403,7 +491,8 @@ public final class Harness {
     private void streamsVersusControl() throws Exception {
         int n = sizes.streams();
         String stream = "while true; do echo tick; sleep 0.2; done";
-        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker("json-file")) {
+        try (Receiver r = Receiver.on("127.0.0.1");
+                WorkerProcess w = worker("json-file")) {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 ids.add(submit(w, r, stream));
@@ -427,17 +516,30 @@ public final class Harness {
             cancel(w, ids);
             double get99 = Measure.percentile(gets, 99);
             double post99 = Measure.percentile(posts, 99);
-            row("P9", "GET a record while " + n + " dispatches stream (p50 / p99 of " + calls + ")",
-                    f(Measure.median(gets)) + " / " + f(get99) + " ms", "", "", "≤ 100 ms", get99 <= 100);
-            row("P9", "POST a dispatch while " + n + " stream (p50 / p99 of " + calls + ")",
-                    f(Measure.median(posts)) + " / " + f(post99) + " ms", "", "", "≤ 100 ms", post99 <= 100);
+            row(
+                    "P9",
+                    "GET a record while " + n + " dispatches stream (p50 / p99 of " + calls + ")",
+                    f(Measure.median(gets)) + " / " + f(get99) + " ms",
+                    "",
+                    "",
+                    "≤ 100 ms",
+                    get99 <= 100);
+            row(
+                    "P9",
+                    "POST a dispatch while " + n + " stream (p50 / p99 of " + calls + ")",
+                    f(Measure.median(posts)) + " / " + f(post99) + " ms",
+                    "",
+                    "",
+                    "≤ 100 ms",
+                    post99 <= 100);
         }
     }
 
     /** P10: the heap a small dispatch holds, and a flood under a 64 MiB heap. */
     private void smallDispatches() throws Exception {
         int n = sizes.smallDispatches();
-        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess w = worker("json-file")) {
+        try (Receiver r = Receiver.on("127.0.0.1");
+                WorkerProcess w = worker("json-file")) {
             // Not counted: what the first dispatches load once (classes' caches, the threads' own) is not per dispatch.
             List<String> warm = new ArrayList<>();
             for (int i = 0; i < n; i++) {
@@ -455,17 +557,29 @@ public final class Harness {
             Thread.sleep(1000); // their output is in
             double during = heapAfterGc(w);
             double perDispatchKib = (during - before) * 1024 / n;
-            row("P10", "heap held per running dispatch that printed < 1 KiB (" + n + " running)",
-                    f(perDispatchKib) + " KiB", "", "", "≤ 64 KiB", perDispatchKib <= 64);
+            row(
+                    "P10",
+                    "heap held per running dispatch that printed < 1 KiB (" + n + " running)",
+                    f(perDispatchKib) + " KiB",
+                    "",
+                    "",
+                    "≤ 64 KiB",
+                    perDispatchKib <= 64);
             cancel(w, ids);
         }
-        try (Receiver r = Receiver.on("127.0.0.1"); WorkerProcess small = worker("json-file", "-Xmx64m")) {
+        try (Receiver r = Receiver.on("127.0.0.1");
+                WorkerProcess small = worker("json-file", "-Xmx64m")) {
             String id = submit(small, r, flood(sizes.floodBytes(), false));
             JsonNode result = result(awaitCallback(r, id, Duration.ofHours(1)));
             boolean exact = result.path("stdoutOverflow").path("originalBytes").asLong() == sizes.floodBytes();
-            row("P10", "one " + f(sizes.floodBytes() / 1048576.0) + " MiB flood with -Xmx64m",
-                    result.path("status").asText() + (exact ? ", counts exact" : ", counts wrong"), "", "",
-                    "passes", exact && small.alive());
+            row(
+                    "P10",
+                    "one " + f(sizes.floodBytes() / 1048576.0) + " MiB flood with -Xmx64m",
+                    result.path("status").asText() + (exact ? ", counts exact" : ", counts wrong"),
+                    "",
+                    "",
+                    "passes",
+                    exact && small.alive());
         }
     }
 
@@ -507,9 +621,13 @@ public final class Harness {
     /** Heap used, from the worker's own metrics. */
     private static double heapMib(WorkerProcess w) {
         try {
-            return w.get("/q/metrics").body().lines()
-                    .filter(l -> l.startsWith("jvm_memory_used_bytes") && l.contains("area=\"heap\""))
-                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum() / 1048576.0;
+            return w.get("/q/metrics")
+                            .body()
+                            .lines()
+                            .filter(l -> l.startsWith("jvm_memory_used_bytes") && l.contains("area=\"heap\""))
+                            .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                            .sum()
+                    / 1048576.0;
         } catch (IOException e) {
             return Double.NaN;
         }
@@ -519,7 +637,9 @@ public final class Harness {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         for (int i = 0; i < 2; i++) {
             new ProcessBuilder(jcmd.toString(), Long.toString(w.pid()), "GC.run")
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(30, TimeUnit.SECONDS);
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor(30, TimeUnit.SECONDS);
         }
         return heapMib(w);
     }

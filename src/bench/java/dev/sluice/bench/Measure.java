@@ -14,8 +14,7 @@ final class Measure {
     /** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
     private static final double TICKS = 100.0;
 
-    private Measure() {
-    }
+    private Measure() {}
 
     static double median(List<Double> values) {
         return percentile(values, 50);

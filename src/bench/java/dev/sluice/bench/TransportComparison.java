@@ -47,8 +47,12 @@ public final class TransportComparison {
         long bytes = (args.length > 0 ? Long.parseLong(args[0]) : 1024) << 20;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         try (DockerClients clients = TestDocker.clients();
-                DockerHttpClient hc5 = new ApacheDockerHttpClient.Builder().dockerHost(clients.host()).build();
-                DockerHttpClient zerodep = new ZerodepDockerHttpClient.Builder().dockerHost(clients.host()).build()) {
+                DockerHttpClient hc5 = new ApacheDockerHttpClient.Builder()
+                        .dockerHost(clients.host())
+                        .build();
+                DockerHttpClient zerodep = new ZerodepDockerHttpClient.Builder()
+                        .dockerHost(clients.host())
+                        .build()) {
             ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
             Map<String, AttachPath> paths = new LinkedHashMap<>();
             paths.put("own attach connection (Attachment)", id -> own(runtime, id));
@@ -60,7 +64,8 @@ public final class TransportComparison {
                 for (Map.Entry<String, AttachPath> path : paths.entrySet()) {
                     double[] m = measure(runtime, path.getValue(), bytes);
                     if (round > 0) {
-                        figures.computeIfAbsent(path.getKey(), k -> new ArrayList<>()).add(m);
+                        figures.computeIfAbsent(path.getKey(), k -> new ArrayList<>())
+                                .add(m);
                     }
                 }
             }
@@ -75,14 +80,23 @@ public final class TransportComparison {
     }
 
     private static DockerClient client(DockerHttpClient http) {
-        return DockerClientImpl.getInstance(DefaultDockerClientConfig.createDefaultConfigBuilder().build(), http);
+        return DockerClientImpl.getInstance(
+                DefaultDockerClientConfig.createDefaultConfigBuilder().build(), http);
     }
 
     /** Seconds and process CPU seconds for one flood read through {@code path}. */
     private static double[] measure(ContainerRuntime runtime, AttachPath path, long bytes) throws Exception {
-        String id = runtime.create(new ContainerSpec(TestDocker.AGENT_IMAGE,
-                List.of("sh", "-c", Harness.flood(bytes, false)), Map.of(), null, false, Map.of(), 256L << 20,
-                0, 64, "none"));
+        String id = runtime.create(new ContainerSpec(
+                TestDocker.AGENT_IMAGE,
+                List.of("sh", "-c", Harness.flood(bytes, false)),
+                Map.of(),
+                null,
+                false,
+                Map.of(),
+                256L << 20,
+                0,
+                64,
+                "none"));
         try {
             double cpuBefore = processCpuSeconds();
             long start = System.nanoTime();
@@ -109,8 +123,7 @@ public final class TransportComparison {
                 }
 
                 @Override
-                public void stderr(byte[] chunk, int offset, int count) {
-                }
+                public void stderr(byte[] chunk, int offset, int count) {}
             });
         }
         return stdout.bytesWritten();
@@ -126,7 +139,11 @@ public final class TransportComparison {
                 }
             }
         };
-        docker.attachContainerCmd(id).withStdOut(true).withStdErr(true).withFollowStream(true).exec(frames);
+        docker.attachContainerCmd(id)
+                .withStdOut(true)
+                .withStdErr(true)
+                .withFollowStream(true)
+                .exec(frames);
         frames.awaitStarted();
         runtime.start(id);
         if (!frames.awaitCompletion(Duration.ofHours(1).toSeconds(), TimeUnit.SECONDS)) {
@@ -141,6 +158,7 @@ public final class TransportComparison {
 
     private static double processCpuSeconds() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime() / 1e9;
+                        .getProcessCpuTime()
+                / 1e9;
     }
 }

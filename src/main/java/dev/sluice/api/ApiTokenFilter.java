@@ -26,8 +26,11 @@ public class ApiTokenFilter {
 
     @Inject
     ApiTokenFilter(ApiConfig config) {
-        this.tokens = config.tokens().orElse(List.of()).stream().map(String::strip).filter(t -> !t.isEmpty())
-                .map(t -> t.getBytes(StandardCharsets.UTF_8)).toList();
+        this.tokens = config.tokens().orElse(List.of()).stream()
+                .map(String::strip)
+                .filter(t -> !t.isEmpty())
+                .map(t -> t.getBytes(StandardCharsets.UTF_8))
+                .toList();
     }
 
     @ServerRequestFilter(preMatching = true)
@@ -36,12 +39,20 @@ public class ApiTokenFilter {
             return null;
         }
         String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
-        if (header != null && header.regionMatches(true, 0, BEARER, 0, BEARER.length())
+        if (header != null
+                && header.regionMatches(true, 0, BEARER, 0, BEARER.length())
                 && known(header.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8))) {
             return null;
         }
-        return ProblemMappers.respond(new Problem(Problem.type("unauthorized"), "Unauthorized", 401,
-                "a valid bearer token is required", null, null), Map.of(HttpHeaders.WWW_AUTHENTICATE, "Bearer"));
+        return ProblemMappers.respond(
+                new Problem(
+                        Problem.type("unauthorized"),
+                        "Unauthorized",
+                        401,
+                        "a valid bearer token is required",
+                        null,
+                        null),
+                Map.of(HttpHeaders.WWW_AUTHENTICATE, "Bearer"));
     }
 
     private boolean known(byte[] presented) {

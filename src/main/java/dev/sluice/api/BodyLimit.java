@@ -60,9 +60,15 @@ class BodyLimit {
     }
 
     private void tooLarge(RoutingContext rc) {
-        Problem problem = new Problem(Problem.type("body-too-large"), "The request body is too large", 413,
-                "request bodies may be at most " + max + " bytes; nothing was created", null, null);
-        rc.response().setStatusCode(413)
+        Problem problem = new Problem(
+                Problem.type("body-too-large"),
+                "The request body is too large",
+                413,
+                "request bodies may be at most " + max + " bytes; nothing was created",
+                null,
+                null);
+        rc.response()
+                .setStatusCode(413)
                 .putHeader("Content-Type", Problem.MEDIA_TYPE)
                 .putHeader("Connection", "close")
                 .end(Json.encode(problem));

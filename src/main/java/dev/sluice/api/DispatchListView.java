@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.sluice.callback.CallbackStore;
-
 import dev.sluice.dispatch.Dispatch;
 import dev.sluice.dispatch.DispatchSummary;
 
@@ -17,13 +16,30 @@ import dev.sluice.dispatch.DispatchSummary;
  */
 public record DispatchListView(List<Item> items, String next) {
 
-    public record Item(String id, Dispatch.Status status, String image, Instant createdAt, Instant startedAt,
-            Instant finishedAt, Map<String, Object> metadata, DispatchView.CallbackView callback,
-            DispatchSummary summary, DispatchView.Links links) {
+    public record Item(
+            String id,
+            Dispatch.Status status,
+            String image,
+            Instant createdAt,
+            Instant startedAt,
+            Instant finishedAt,
+            Map<String, Object> metadata,
+            DispatchView.CallbackView callback,
+            DispatchSummary summary,
+            DispatchView.Links links) {
 
         static Item of(Dispatch d, Optional<CallbackStore.State> delivery) {
-            return new Item(d.id(), d.status(), d.image(), d.createdAt(), d.startedAt(), d.finishedAt(), d.metadata(),
-                    DispatchView.callback(d, delivery), d.summary(), DispatchView.Links.of(d.id()));
+            return new Item(
+                    d.id(),
+                    d.status(),
+                    d.image(),
+                    d.createdAt(),
+                    d.startedAt(),
+                    d.finishedAt(),
+                    d.metadata(),
+                    DispatchView.callback(d, delivery),
+                    d.summary(),
+                    DispatchView.Links.of(d.id()));
         }
     }
 }

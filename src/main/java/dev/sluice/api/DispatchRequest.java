@@ -22,9 +22,7 @@ public record DispatchRequest(
         String callbackUrl,
         Map<String, Object> metadata) {
 
-    public record Resources(Long memoryBytes, Double cpus, Long pids) {
-    }
+    public record Resources(Long memoryBytes, Double cpus, Long pids) {}
 
-    public record Output(Long stdoutCapBytes, Long stderrCapBytes) {
-    }
+    public record Output(Long stdoutCapBytes, Long stderrCapBytes) {}
 }

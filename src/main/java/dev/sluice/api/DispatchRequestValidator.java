@@ -33,6 +33,7 @@ final class DispatchRequestValidator {
     private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h|d)");
     /** Docker refuses memory limits below 6 MB. */
     private static final long MIN_MEMORY = 6L << 20;
+
     private static final int MAX_METADATA = 16 * 1024;
 
     private final DispatchConfig limits;
@@ -63,15 +64,23 @@ final class DispatchRequestValidator {
         checkVariables("env", r.env(), errors);
         checkVariables("secrets", r.secrets(), errors);
         if (r.env() != null && r.secrets() != null) {
-            r.secrets().keySet().stream().filter(r.env()::containsKey).sorted().forEach(k -> errors.add(
-                    Problem.FieldError.of("secrets." + k, "is also set in env")));
+            r.secrets().keySet().stream()
+                    .filter(r.env()::containsKey)
+                    .sorted()
+                    .forEach(k -> errors.add(Problem.FieldError.of("secrets." + k, "is also set in env")));
         }
-        if (r.input() != null && r.input().getBytes(StandardCharsets.UTF_8).length > limits.maxInput().asLongValue()) {
-            errors.add(Problem.FieldError.of("input", "is larger than the worker's maximum of "
-                    + limits.maxInput().asLongValue() + " bytes"));
+        if (r.input() != null
+                && r.input().getBytes(StandardCharsets.UTF_8).length
+                        > limits.maxInput().asLongValue()) {
+            errors.add(Problem.FieldError.of(
+                    "input",
+                    "is larger than the worker's maximum of "
+                            + limits.maxInput().asLongValue() + " bytes"));
         }
-        if (r.workingDir() != null && (!r.workingDir().startsWith("/") || r.workingDir().length() > 4096
-                || r.workingDir().indexOf('\0') >= 0)) {
+        if (r.workingDir() != null
+                && (!r.workingDir().startsWith("/")
+                        || r.workingDir().length() > 4096
+                        || r.workingDir().indexOf('\0') >= 0)) {
             errors.add(Problem.FieldError.of("workingDir", "must be an absolute path"));
         }
         Duration timeout = timeout(r.timeout(), errors);
@@ -79,20 +88,41 @@ final class DispatchRequestValidator {
         long nanoCpus = nanoCpus(r.resources(), errors);
         long pids = pids(r.resources(), errors);
         String network = network(r.network(), errors);
-        int stdoutCap = cap("output.stdoutCapBytes", r.output() == null ? null : r.output().stdoutCapBytes(),
-                caps.stdoutDefault(), caps.stdoutMax(), errors);
-        int stderrCap = cap("output.stderrCapBytes", r.output() == null ? null : r.output().stderrCapBytes(),
-                caps.stderrDefault(), caps.stderrMax(), errors);
+        int stdoutCap = cap(
+                "output.stdoutCapBytes",
+                r.output() == null ? null : r.output().stdoutCapBytes(),
+                caps.stdoutDefault(),
+                caps.stdoutMax(),
+                errors);
+        int stderrCap = cap(
+                "output.stderrCapBytes",
+                r.output() == null ? null : r.output().stderrCapBytes(),
+                caps.stderrDefault(),
+                caps.stderrMax(),
+                errors);
         checkCallbackUrl(r.callbackUrl(), errors);
         checkMetadata(r.metadata(), errors);
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(errors);
         }
         Map<String, String> secrets = r.secrets() == null ? Map.of() : Map.copyOf(r.secrets());
-        return new DispatchSpec(r.image(), r.command() == null ? List.of() : List.copyOf(r.command()),
-                r.env() == null ? Map.of() : new LinkedHashMap<>(r.env()), secrets,
-                List.copyOf(new TreeSet<>(secrets.keySet())), r.input(), r.workingDir(), timeout, memory, nanoCpus,
-                pids, network, stdoutCap, stderrCap, r.callbackUrl(), r.metadata());
+        return new DispatchSpec(
+                r.image(),
+                r.command() == null ? List.of() : List.copyOf(r.command()),
+                r.env() == null ? Map.of() : new LinkedHashMap<>(r.env()),
+                secrets,
+                List.copyOf(new TreeSet<>(secrets.keySet())),
+                r.input(),
+                r.workingDir(),
+                timeout,
+                memory,
+                nanoCpus,
+                pids,
+                network,
+                stdoutCap,
+                stderrCap,
+                r.callbackUrl(),
+                r.metadata());
     }
 
     private static void checkCommand(List<String> command, List<Problem.FieldError> errors) {
@@ -129,7 +159,8 @@ final class DispatchRequestValidator {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             errors.add(Problem.FieldError.of("timeout", "must be a positive ISO-8601 duration such as PT15M"));
         } else if (timeout.compareTo(limits.maxTimeout()) > 0) {
-            errors.add(Problem.FieldError.of("timeout", "is longer than the worker's maximum of " + limits.maxTimeout()));
+            errors.add(
+                    Problem.FieldError.of("timeout", "is longer than the worker's maximum of " + limits.maxTimeout()));
         }
         return timeout;
     }
@@ -159,8 +190,10 @@ final class DispatchRequestValidator {
             return limits.defaultMemory().asLongValue();
         }
         if (memory < MIN_MEMORY || memory > limits.maxMemory().asLongValue()) {
-            errors.add(Problem.FieldError.of("resources.memoryBytes", "must be between " + MIN_MEMORY + " and "
-                    + limits.maxMemory().asLongValue()));
+            errors.add(Problem.FieldError.of(
+                    "resources.memoryBytes",
+                    "must be between " + MIN_MEMORY + " and "
+                            + limits.maxMemory().asLongValue()));
         }
         return memory;
     }

@@ -39,18 +39,25 @@ public class DispatchResource {
 
     @Inject
     DispatchIntake intake;
+
     @Inject
     DispatchQueries queries;
+
     @Inject
     Cancellation cancellation;
+
     @Inject
     DispatchLogs logs;
+
     @Inject
     DispatchRequestValidator validator;
+
     @Inject
     Fingerprint fingerprint;
+
     @Inject
     ApiConfig config;
+
     @Inject
     CallbackService callbacks;
 
@@ -59,8 +66,8 @@ public class DispatchResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(DispatchRequest request) {
         if (request == null) {
-            throw new ProblemException(400, "body-required", "A request body is required",
-                    "POST a JSON object with at least an image");
+            throw new ProblemException(
+                    400, "body-required", "A request body is required", "POST a JSON object with at least an image");
         }
         DispatchSpec spec = validator.validate(request);
         DispatchIntake.Accepted accepted = intake.accept(request.id(), spec, fingerprint.of(request));
@@ -83,22 +90,29 @@ public class DispatchResource {
 
     /** Newest first; {@code after} is the id of the last dispatch of the previous page. */
     @GET
-    public Response list(@QueryParam("status") String status, @QueryParam("limit") String limit,
-            @QueryParam("after") String after) {
+    public Response list(
+            @QueryParam("status") String status, @QueryParam("limit") String limit, @QueryParam("after") String after) {
         Dispatch.Status wanted = status == null || status.isEmpty() ? null : parseStatus(status);
-        int size = limit == null || limit.isEmpty() ? config.defaultPageSize()
+        int size = limit == null || limit.isEmpty()
+                ? config.defaultPageSize()
                 : QueryParams.intIn("limit", limit, 1, config.maxPageSize());
         if (after != null && !DispatchRequestValidator.ID.matcher(after).matches()) {
             throw ProblemException.invalid(List.of(Problem.FieldError.of("after", "is not a dispatch id")));
         }
         DispatchStore.Page page = queries.list(wanted, size, after);
         Map<String, CallbackStore.State> deliveries = callbacks.states(page.items().stream()
-                .filter(d -> d.callbackUrl() != null).map(Dispatch::id).toList());
-        String next = page.nextAfter() == null ? null : "/v1/dispatches?" + (wanted == null ? "" : "status="
-                + wanted.wire() + "&") + "limit=" + size + "&after=" + page.nextAfter();
+                .filter(d -> d.callbackUrl() != null)
+                .map(Dispatch::id)
+                .toList());
+        String next = page.nextAfter() == null
+                ? null
+                : "/v1/dispatches?" + (wanted == null ? "" : "status=" + wanted.wire() + "&") + "limit=" + size
+                        + "&after=" + page.nextAfter();
         Response.ResponseBuilder response = Response.ok(new DispatchListView(
-                page.items().stream().map(d -> DispatchListView.Item.of(d, Optional.ofNullable(deliveries.get(d.id()))))
-                        .toList(), next));
+                page.items().stream()
+                        .map(d -> DispatchListView.Item.of(d, Optional.ofNullable(deliveries.get(d.id()))))
+                        .toList(),
+                next));
         if (next != null) {
             response.header("Link", "<" + next + ">; rel=\"next\"");
         }
@@ -109,8 +123,9 @@ public class DispatchResource {
         try {
             return Dispatch.Status.fromWire(status);
         } catch (IllegalArgumentException e) {
-            throw ProblemException.invalid(List.of(Problem.FieldError.of("status", "must be one of queued, starting, "
-                    + "running, succeeded, failed, timed_out, cancelled, error")));
+            throw ProblemException.invalid(List.of(Problem.FieldError.of(
+                    "status",
+                    "must be one of queued, starting, " + "running, succeeded, failed, timed_out, cancelled, error")));
         }
     }
 
@@ -139,14 +154,19 @@ public class DispatchResource {
     @GET
     @Path("{id}/logs/{stream}")
     @Produces({MediaType.APPLICATION_OCTET_STREAM, MediaType.APPLICATION_JSON})
-    public Response logs(@PathParam("id") String id, @PathParam("stream") String stream,
-            @QueryParam("offset") String offset, @QueryParam("limit") String limit) {
+    public Response logs(
+            @PathParam("id") String id,
+            @PathParam("stream") String stream,
+            @QueryParam("offset") String offset,
+            @QueryParam("limit") String limit) {
         if (!stream.equals("stdout") && !stream.equals("stderr")) {
             throw new ProblemException(404, "not-found", "No such stream", "streams are stdout and stderr");
         }
-        long from = offset == null || offset.isEmpty() ? 0 : QueryParams.longIn("offset", offset, 0, Long.MAX_VALUE / 2);
+        long from =
+                offset == null || offset.isEmpty() ? 0 : QueryParams.longIn("offset", offset, 0, Long.MAX_VALUE / 2);
         int max = (int) config.maxLogRange().asLongValue();
-        int size = limit == null || limit.isEmpty() ? (int) Math.min(max, config.defaultLogRange().asLongValue())
+        int size = limit == null || limit.isEmpty()
+                ? (int) Math.min(max, config.defaultLogRange().asLongValue())
                 : QueryParams.intIn("limit", limit, 1, max);
         LogRange range = logs.read(id, stream.equals("stdout"), from, size);
         return Response.ok(range.bytes(), MediaType.APPLICATION_OCTET_STREAM)

@@ -36,9 +36,19 @@ final class Fingerprint {
         if (request.secrets() != null) {
             request.secrets().keySet().forEach(k -> secretNames.put(k, ""));
         }
-        DispatchRequest withoutValues = new DispatchRequest(request.id(), request.image(), request.command(),
-                request.env(), request.secrets() == null ? null : secretNames, request.input(), request.workingDir(),
-                request.timeout(), request.resources(), request.network(), request.output(), request.callbackUrl(),
+        DispatchRequest withoutValues = new DispatchRequest(
+                request.id(),
+                request.image(),
+                request.command(),
+                request.env(),
+                request.secrets() == null ? null : secretNames,
+                request.input(),
+                request.workingDir(),
+                request.timeout(),
+                request.resources(),
+                request.network(),
+                request.output(),
+                request.callbackUrl(),
                 request.metadata());
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.writeValueAsBytes(withoutValues));

@@ -26,8 +26,7 @@ final class ImageReference {
         DOMAIN = Pattern.compile(domain);
     }
 
-    private ImageReference() {
-    }
+    private ImageReference() {}
 
     static boolean isValid(String reference) {
         if (reference.length() > 512) {
@@ -43,7 +42,8 @@ final class ImageReference {
         int slash = reference.indexOf('/');
         String first = slash < 0 ? "" : reference.substring(0, slash);
         boolean registry = first.contains(".") || first.contains(":") || first.equals("localhost");
-        return registry ? DOMAIN.matcher(first).matches() : !reference.substring(0, m.end(1)).chars()
-                .anyMatch(Character::isUpperCase);
+        return registry
+                ? DOMAIN.matcher(first).matches()
+                : !reference.substring(0, m.end(1)).chars().anyMatch(Character::isUpperCase);
     }
 }

@@ -12,7 +12,12 @@ public final class ProblemException extends RuntimeException {
     private final Problem problem;
     private final Map<String, String> headers;
 
-    public ProblemException(int status, String type, String title, String detail, List<Problem.FieldError> errors,
+    public ProblemException(
+            int status,
+            String type,
+            String title,
+            String detail,
+            List<Problem.FieldError> errors,
             Map<String, String> headers) {
         super(detail, null, false, false);
         this.problem = new Problem(Problem.type(type), title, status, detail, null, errors);
@@ -24,10 +29,15 @@ public final class ProblemException extends RuntimeException {
     }
 
     static ProblemException invalid(List<Problem.FieldError> errors) {
-        return new ProblemException(422, "validation-failed", "The request is not valid",
-                errors.size() == 1 ? errors.get(0).field() + ": " + errors.get(0).detail()
+        return new ProblemException(
+                422,
+                "validation-failed",
+                "The request is not valid",
+                errors.size() == 1
+                        ? errors.get(0).field() + ": " + errors.get(0).detail()
                         : errors.size() + " fields are not valid",
-                errors, Map.of());
+                errors,
+                Map.of());
     }
 
     Problem problem() {

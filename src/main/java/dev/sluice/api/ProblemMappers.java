@@ -41,23 +41,47 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response refused(RequestRefused e) {
-        String retryAfter = Long.toString(Math.max(1, dispatchConfig.retryAfter().toSeconds()));
+        String retryAfter =
+                Long.toString(Math.max(1, dispatchConfig.retryAfter().toSeconds()));
         return switch (e.reason()) {
             case NOT_FOUND -> respond(404, "not-found", "Dispatch not found", e);
             case ID_CONFLICT -> respond(409, "id-conflict", "The id belongs to a different request", e);
             case IMAGE_NOT_ALLOWED -> respond(403, "image-not-allowed", "The image may not be dispatched", e);
-            case AT_CAPACITY -> respond(new Problem(Problem.type("at-capacity"), "The worker is at capacity", 429,
-                    e.getMessage(), null, null), Map.of("Retry-After", retryAfter));
-            case ENGINE_UNAVAILABLE -> respond(new Problem(Problem.type("engine-unavailable"),
-                    "The container engine is unavailable", 503, e.getMessage(), null, null),
-                    Map.of("Retry-After", retryAfter));
-            case SHUTTING_DOWN -> respond(new Problem(Problem.type("shutting-down"), "The worker is shutting down", 503,
-                    e.getMessage(), null, null), Map.of("Retry-After", retryAfter));
+            case AT_CAPACITY ->
+                respond(
+                        new Problem(
+                                Problem.type("at-capacity"),
+                                "The worker is at capacity",
+                                429,
+                                e.getMessage(),
+                                null,
+                                null),
+                        Map.of("Retry-After", retryAfter));
+            case ENGINE_UNAVAILABLE ->
+                respond(
+                        new Problem(
+                                Problem.type("engine-unavailable"),
+                                "The container engine is unavailable",
+                                503,
+                                e.getMessage(),
+                                null,
+                                null),
+                        Map.of("Retry-After", retryAfter));
+            case SHUTTING_DOWN ->
+                respond(
+                        new Problem(
+                                Problem.type("shutting-down"),
+                                "The worker is shutting down",
+                                503,
+                                e.getMessage(),
+                                null,
+                                null),
+                        Map.of("Retry-After", retryAfter));
             case STORE_UNAVAILABLE -> storeUnavailable(retryAfter);
             case LOG_GONE -> respond(410, "log-gone", "The log is no longer available", e);
             case LOG_UNMASKABLE -> respond(410, "log-unmaskable", "The log cannot be served masked", e);
-            case INVALID_CURSOR -> problem(ProblemException.invalid(List.of(Problem.FieldError.of("after",
-                    e.getMessage()))));
+            case INVALID_CURSOR ->
+                problem(ProblemException.invalid(List.of(Problem.FieldError.of("after", e.getMessage()))));
         };
     }
 
@@ -69,12 +93,19 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response store(StoreException e) {
         LOG.errorf("store failure: %s", rootMessage(e));
-        return storeUnavailable(Long.toString(Math.max(1, dispatchConfig.retryAfter().toSeconds())));
+        return storeUnavailable(
+                Long.toString(Math.max(1, dispatchConfig.retryAfter().toSeconds())));
     }
 
     private static Response storeUnavailable(String retryAfter) {
-        return respond(new Problem(Problem.type("store-unavailable"), "The dispatch store is unavailable", 503,
-                "the dispatch store could not be reached; nothing was changed", null, null),
+        return respond(
+                new Problem(
+                        Problem.type("store-unavailable"),
+                        "The dispatch store is unavailable",
+                        503,
+                        "the dispatch store could not be reached; nothing was changed",
+                        null,
+                        null),
                 Map.of("Retry-After", retryAfter));
     }
 
@@ -91,16 +122,30 @@ public class ProblemMappers {
             String field = m.getPath().stream()
                     .map(r -> r.getFieldName() != null ? r.getFieldName() : Integer.toString(r.getIndex()))
                     .collect(Collectors.joining("."));
-            String detail = e instanceof UnrecognizedPropertyException ? "is not a known field"
-                    : "has the wrong type or form";
+            String detail =
+                    e instanceof UnrecognizedPropertyException ? "is not a known field" : "has the wrong type or form";
             return problem(ProblemException.invalid(List.of(Problem.FieldError.of(field, detail))));
         }
         if (e instanceof JsonMappingException) {
-            return respond(new Problem(Problem.type("malformed-body"), "The body is not a dispatch", 400,
-                    "the body must be a JSON object", null, null), Map.of());
+            return respond(
+                    new Problem(
+                            Problem.type("malformed-body"),
+                            "The body is not a dispatch",
+                            400,
+                            "the body must be a JSON object",
+                            null,
+                            null),
+                    Map.of());
         }
-        return respond(new Problem(Problem.type("malformed-body"), "The body is not valid JSON", 400,
-                "the body could not be parsed as JSON", null, null), Map.of());
+        return respond(
+                new Problem(
+                        Problem.type("malformed-body"),
+                        "The body is not valid JSON",
+                        400,
+                        "the body could not be parsed as JSON",
+                        null,
+                        null),
+                Map.of());
     }
 
     /** JAX-RS's own refusals (404, 405, 406, 415...), as problem details. */
@@ -123,8 +168,15 @@ public class ProblemMappers {
     public Response unexpected(Throwable e) {
         String id = UUID.randomUUID().toString();
         LOG.errorf(e, "unexpected error %s", id);
-        return respond(new Problem(Problem.type("internal-error"), "Internal error", 500,
-                "the worker failed to handle this request; quote error id " + id, null, null), Map.of());
+        return respond(
+                new Problem(
+                        Problem.type("internal-error"),
+                        "Internal error",
+                        500,
+                        "the worker failed to handle this request; quote error id " + id,
+                        null,
+                        null),
+                Map.of());
     }
 
     private static Response respond(int status, String type, String title, RuntimeException e) {
@@ -132,7 +184,8 @@ public class ProblemMappers {
     }
 
     static Response respond(Problem problem, Map<String, String> headers) {
-        Response.ResponseBuilder response = Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem);
+        Response.ResponseBuilder response =
+                Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem);
         headers.forEach(response::header);
         return response.build();
     }

@@ -19,30 +19,30 @@ import java.util.Optional;
 public final class AddressPolicy {
 
     private static final List<Cidr> FORBIDDEN = List.of(
-            Cidr.parse("0.0.0.0/8"),          // "this network", unspecified
-            Cidr.parse("10.0.0.0/8"),         // private
-            Cidr.parse("100.64.0.0/10"),      // CGNAT (and some clouds' metadata)
-            Cidr.parse("127.0.0.0/8"),        // loopback
-            Cidr.parse("169.254.0.0/16"),     // link-local, cloud metadata
-            Cidr.parse("172.16.0.0/12"),      // private
-            Cidr.parse("192.0.0.0/24"),       // IETF protocol assignments
-            Cidr.parse("192.0.2.0/24"),       // documentation
-            Cidr.parse("192.168.0.0/16"),     // private
-            Cidr.parse("198.18.0.0/15"),      // benchmarking
-            Cidr.parse("198.51.100.0/24"),    // documentation
-            Cidr.parse("203.0.113.0/24"),     // documentation
-            Cidr.parse("224.0.0.0/4"),        // multicast
-            Cidr.parse("240.0.0.0/4"),        // reserved, and 255.255.255.255 broadcast
-            Cidr.parse("::/128"),             // unspecified
-            Cidr.parse("::1/128"),            // loopback
-            Cidr.parse("64:ff9b::/96"),       // NAT64
-            Cidr.parse("64:ff9b:1::/48"),     // local-use NAT64
-            Cidr.parse("100::/64"),           // discard-only
-            Cidr.parse("2001:db8::/32"),      // documentation
-            Cidr.parse("fc00::/7"),           // unique local (private)
-            Cidr.parse("fe80::/10"),          // link-local
-            Cidr.parse("fec0::/10"),          // site-local (deprecated)
-            Cidr.parse("ff00::/8"));          // multicast
+            Cidr.parse("0.0.0.0/8"), // "this network", unspecified
+            Cidr.parse("10.0.0.0/8"), // private
+            Cidr.parse("100.64.0.0/10"), // CGNAT (and some clouds' metadata)
+            Cidr.parse("127.0.0.0/8"), // loopback
+            Cidr.parse("169.254.0.0/16"), // link-local, cloud metadata
+            Cidr.parse("172.16.0.0/12"), // private
+            Cidr.parse("192.0.0.0/24"), // IETF protocol assignments
+            Cidr.parse("192.0.2.0/24"), // documentation
+            Cidr.parse("192.168.0.0/16"), // private
+            Cidr.parse("198.18.0.0/15"), // benchmarking
+            Cidr.parse("198.51.100.0/24"), // documentation
+            Cidr.parse("203.0.113.0/24"), // documentation
+            Cidr.parse("224.0.0.0/4"), // multicast
+            Cidr.parse("240.0.0.0/4"), // reserved, and 255.255.255.255 broadcast
+            Cidr.parse("::/128"), // unspecified
+            Cidr.parse("::1/128"), // loopback
+            Cidr.parse("64:ff9b::/96"), // NAT64
+            Cidr.parse("64:ff9b:1::/48"), // local-use NAT64
+            Cidr.parse("100::/64"), // discard-only
+            Cidr.parse("2001:db8::/32"), // documentation
+            Cidr.parse("fc00::/7"), // unique local (private)
+            Cidr.parse("fe80::/10"), // link-local
+            Cidr.parse("fec0::/10"), // site-local (deprecated)
+            Cidr.parse("ff00::/8")); // multicast
 
     private final List<String> allowedHosts;
     private final List<Cidr> allowedRanges;

@@ -71,8 +71,13 @@ final class CallbackClient implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final Duration attemptTimeout;
 
-    CallbackClient(GuardedDnsResolver resolver, Duration connectTimeout, Duration attemptTimeout, int maxConnections,
-            int maxPerHost, ScheduledExecutorService timer) {
+    CallbackClient(
+            GuardedDnsResolver resolver,
+            Duration connectTimeout,
+            Duration attemptTimeout,
+            int maxConnections,
+            int maxPerHost,
+            ScheduledExecutorService timer) {
         this.timer = timer;
         this.attemptTimeout = attemptTimeout;
         this.http = HttpClients.custom()
@@ -102,10 +107,17 @@ final class CallbackClient implements AutoCloseable {
         ScheduledFuture<?> deadline = timer.schedule(post::cancel, attemptTimeout.toMillis(), TimeUnit.MILLISECONDS);
         try {
             return http.execute(post, response -> {
-                discardBody(response.getEntity() == null ? null : response.getEntity().getContent());
+                discardBody(
+                        response.getEntity() == null
+                                ? null
+                                : response.getEntity().getContent());
                 Header retryAfter = response.getFirstHeader("Retry-After");
-                return new Attempt(response.getCode(), retryAfter == null ? Optional.empty()
-                        : parseRetryAfter(retryAfter.getValue(), Instant.now()), null, null, millisSince(start));
+                return new Attempt(
+                        response.getCode(),
+                        retryAfter == null ? Optional.empty() : parseRetryAfter(retryAfter.getValue(), Instant.now()),
+                        null,
+                        null,
+                        millisSince(start));
             });
         } catch (IOException e) {
             Failure failure = post.isCancelled() ? Failure.TIMEOUT : classify(e);
@@ -142,7 +154,9 @@ final class CallbackClient implements AutoCloseable {
         if (e instanceof InterruptedIOException) {
             return Failure.TIMEOUT; // socket and connect timeouts
         }
-        if (e instanceof NoHttpResponseException || e instanceof ConnectionClosedException || e instanceof SocketException) {
+        if (e instanceof NoHttpResponseException
+                || e instanceof ConnectionClosedException
+                || e instanceof SocketException) {
             return Failure.RESET;
         }
         if (e instanceof SSLException) {
@@ -171,7 +185,10 @@ final class CallbackClient implements AutoCloseable {
             return seconds >= 0 ? Optional.of(Duration.ofSeconds(seconds)) : Optional.empty();
         } catch (NumberFormatException e) {
             try {
-                Duration until = Duration.between(now, ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+                Duration until = Duration.between(
+                        now,
+                        ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME)
+                                .toInstant());
                 return Optional.of(until.isNegative() ? Duration.ZERO : until);
             } catch (DateTimeParseException e2) {
                 return Optional.empty();

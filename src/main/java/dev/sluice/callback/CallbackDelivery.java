@@ -45,9 +45,19 @@ public final class CallbackDelivery {
     private final Map<String, Semaphore> hosts = new ConcurrentHashMap<>();
     private final MeterRegistry metrics;
 
-    CallbackDelivery(CallbackStore outbox, DispatchStore dispatches, CallbackClient client, WebhookSigner signer,
-            RetrySchedule schedule, Clock clock, String worker, Duration attemptTimeout, ExecutorService senders,
-            int maxConcurrent, int maxPerHost, MeterRegistry metrics) {
+    CallbackDelivery(
+            CallbackStore outbox,
+            DispatchStore dispatches,
+            CallbackClient client,
+            WebhookSigner signer,
+            RetrySchedule schedule,
+            Clock clock,
+            String worker,
+            Duration attemptTimeout,
+            ExecutorService senders,
+            int maxConcurrent,
+            int maxPerHost,
+            MeterRegistry metrics) {
         this.outbox = outbox;
         this.dispatches = dispatches;
         this.client = client;
@@ -115,9 +125,15 @@ public final class CallbackDelivery {
         CallbackStore.Outcome outcome = outcome(due, attempt);
         outbox.record(due, worker, outcome);
         count(attempt, outcome);
-        LOG.infof("callback %s attempt %d to %s: %s in %d ms%s", due.webhookId(), due.roundAttempts() + 1,
-                redacted(due.url()), attempt.status() != null ? "HTTP " + attempt.status() : attempt.failure().reason,
-                attempt.durationMs(), outcome.state() == DeliveryState.PENDING ? ", next at " + outcome.nextAttemptAt()
+        LOG.infof(
+                "callback %s attempt %d to %s: %s in %d ms%s",
+                due.webhookId(),
+                due.roundAttempts() + 1,
+                redacted(due.url()),
+                attempt.status() != null ? "HTTP " + attempt.status() : attempt.failure().reason,
+                attempt.durationMs(),
+                outcome.state() == DeliveryState.PENDING
+                        ? ", next at " + outcome.nextAttemptAt()
                         : ", " + outcome.state().wire());
     }
 
@@ -125,15 +141,23 @@ public final class CallbackDelivery {
         Instant now = clock.instant();
         String error = attempt.status() != null ? null : attempt.detail();
         if (attempt.delivered()) {
-            return new CallbackStore.Outcome(DeliveryState.DELIVERED, null, attempt.status(), null, now, attempt.durationMs());
+            return new CallbackStore.Outcome(
+                    DeliveryState.DELIVERED, null, attempt.status(), null, now, attempt.durationMs());
         }
         if (attempt.status() != null && attempt.status() == 410) {
-            return new CallbackStore.Outcome(DeliveryState.DEAD, null, 410, "receiver answered 410 Gone", now, attempt.durationMs());
+            return new CallbackStore.Outcome(
+                    DeliveryState.DEAD, null, 410, "receiver answered 410 Gone", now, attempt.durationMs());
         }
         Optional<Instant> next = schedule.next(due.roundAttempts() + 1, now, attempt.retryAfter());
-        return next.map(at -> new CallbackStore.Outcome(DeliveryState.PENDING, at, attempt.status(), error, now, attempt.durationMs()))
-                .orElseGet(() -> new CallbackStore.Outcome(DeliveryState.DEAD, null, attempt.status(),
-                        error != null ? error : "no 2xx answer within the retry schedule", now, attempt.durationMs()));
+        return next.map(at -> new CallbackStore.Outcome(
+                        DeliveryState.PENDING, at, attempt.status(), error, now, attempt.durationMs()))
+                .orElseGet(() -> new CallbackStore.Outcome(
+                        DeliveryState.DEAD,
+                        null,
+                        attempt.status(),
+                        error != null ? error : "no 2xx answer within the retry schedule",
+                        now,
+                        attempt.durationMs()));
     }
 
     private void count(CallbackClient.Attempt attempt, CallbackStore.Outcome outcome) {
@@ -141,8 +165,11 @@ public final class CallbackDelivery {
         if (attempt.delivered()) {
             metrics.counter("sluice.callbacks.delivered").increment();
         } else {
-            String reason = attempt.status() == null ? attempt.failure().reason
-                    : attempt.status() >= 300 && attempt.status() < 400 ? "redirect" : "http_" + attempt.status() / 100 + "xx";
+            String reason = attempt.status() == null
+                    ? attempt.failure().reason
+                    : attempt.status() >= 300 && attempt.status() < 400
+                            ? "redirect"
+                            : "http_" + attempt.status() / 100 + "xx";
             metrics.counter("sluice.callbacks.failures", "reason", reason).increment();
         }
         if (outcome.state() == DeliveryState.DEAD) {

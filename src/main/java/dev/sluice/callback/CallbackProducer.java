@@ -80,23 +80,47 @@ class CallbackProducer {
     CallbackClient client(AddressPolicy addresses, CallbackConfig config) {
         ScheduledExecutorService deadlines =
                 Executors.newSingleThreadScheduledExecutor(Threads.named("callback-deadline-"));
-        return new CallbackClient(new GuardedDnsResolver(addresses, InetAddress::getAllByName), config.connectTimeout(),
-                config.attemptTimeout(), config.maxConcurrent(), config.maxPerHost(), deadlines);
+        return new CallbackClient(
+                new GuardedDnsResolver(addresses, InetAddress::getAllByName),
+                config.connectTimeout(),
+                config.attemptTimeout(),
+                config.maxConcurrent(),
+                config.maxPerHost(),
+                deadlines);
     }
 
     @Produces
     @Singleton
-    CallbackDelivery delivery(CallbackStore outbox, DispatchStore dispatches, CallbackClient client,
-            WebhookSigner signer, RetrySchedule schedule, Clock clock, Worker worker, CallbackConfig config,
-            @Identifier("callback-senders") ExecutorService senders, MeterRegistry metrics) {
-        return new CallbackDelivery(outbox, dispatches, client, signer, schedule, clock, worker.id(),
-                config.attemptTimeout(), senders, config.maxConcurrent(), config.maxPerHost(), metrics);
+    CallbackDelivery delivery(
+            CallbackStore outbox,
+            DispatchStore dispatches,
+            CallbackClient client,
+            WebhookSigner signer,
+            RetrySchedule schedule,
+            Clock clock,
+            Worker worker,
+            CallbackConfig config,
+            @Identifier("callback-senders") ExecutorService senders,
+            MeterRegistry metrics) {
+        return new CallbackDelivery(
+                outbox,
+                dispatches,
+                client,
+                signer,
+                schedule,
+                clock,
+                worker.id(),
+                config.attemptTimeout(),
+                senders,
+                config.maxConcurrent(),
+                config.maxPerHost(),
+                metrics);
     }
 
     @Produces
     @Singleton
-    CallbackService service(CallbackStore outbox, CallbackUrlPolicy urls, WebhookSigner signer, Clock clock,
-            CallbackJobs jobs) {
+    CallbackService service(
+            CallbackStore outbox, CallbackUrlPolicy urls, WebhookSigner signer, Clock clock, CallbackJobs jobs) {
         return new CallbackService(outbox, urls, signer, clock, jobs::wake);
     }
 }

@@ -27,7 +27,8 @@ public class CallbackService {
     /** Why a dispatch may not name this callback URL, or empty when it may. */
     public Optional<String> refuse(String url) {
         if (!signer.canSign()) {
-            return Optional.of("cannot be used: this worker has no callback signing secret (sluice.callback.signing-secrets)");
+            return Optional.of(
+                    "cannot be used: this worker has no callback signing secret (sluice.callback.signing-secrets)");
         }
         return urls.problem(url);
     }
@@ -46,7 +47,8 @@ public class CallbackService {
             throw new CallbackRefused("dispatch " + dispatch.id() + " has no callback URL");
         }
         if (!dispatch.status().terminal()) {
-            throw new CallbackRefused("dispatch " + dispatch.id() + " has no result yet; it is delivered when it finishes");
+            throw new CallbackRefused(
+                    "dispatch " + dispatch.id() + " has no result yet; it is delivered when it finishes");
         }
         if (!outbox.redeliver(dispatch.id(), clock.instant())) {
             throw new CallbackRefused("dispatch " + dispatch.id() + " has no delivery to repeat");

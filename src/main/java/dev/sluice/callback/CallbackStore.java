@@ -37,8 +37,14 @@ public class CallbackStore implements Outbox {
     public record AttemptView(int attempt, Instant at, Integer status, String error, long durationMs) {}
 
     /** Delivery state of a dispatch's result, as the record shows it. */
-    public record State(DeliveryState state, int attempts, Integer lastStatus, String lastError, Instant nextAttemptAt,
-            Instant deliveredAt, List<AttemptView> history) {}
+    public record State(
+            DeliveryState state,
+            int attempts,
+            Integer lastStatus,
+            String lastError,
+            Instant nextAttemptAt,
+            Instant deliveredAt,
+            List<AttemptView> history) {}
 
     private static final int HISTORY_SHOWN = 20;
 
@@ -56,10 +62,14 @@ public class CallbackStore implements Outbox {
     /** Queues the delivery of a result that was just stored, if its dispatch has a callback URL. */
     @Override
     public void enqueue(Jdbc.Tx tx, String dispatchId, Instant finishedAt) {
-        tx.update("INSERT INTO callbacks (dispatch_id, webhook_id, url, state, next_attempt_at, created_at) "
+        tx.update(
+                "INSERT INTO callbacks (dispatch_id, webhook_id, url, state, next_attempt_at, created_at) "
                         + "SELECT id, ?, callback_url, 'pending', ?, ? FROM dispatches WHERE id = ? "
                         + "AND callback_url IS NOT NULL",
-                webhookId(dispatchId), firstAttempt.get(), finishedAt, dispatchId);
+                webhookId(dispatchId),
+                firstAttempt.get(),
+                finishedAt,
+                dispatchId);
     }
 
     /** Claims up to {@code limit} due deliveries for {@code worker} until {@code leaseUntil}. */
@@ -70,9 +80,14 @@ public class CallbackStore implements Outbox {
                             + "AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) "
                             + "ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED",
                     row -> new Due(row.string(1), row.string(2), row.string(3), (int) row.number(4)),
-                    now, now, limit);
-            tx.batch("UPDATE callbacks SET claimed_by = ?, claimed_until = ? WHERE dispatch_id = ?",
-                    due.stream().map(d -> new Object[] {worker, leaseUntil, d.dispatchId()}).toList());
+                    now,
+                    now,
+                    limit);
+            tx.batch(
+                    "UPDATE callbacks SET claimed_by = ?, claimed_until = ? WHERE dispatch_id = ?",
+                    due.stream()
+                            .map(d -> new Object[] {worker, leaseUntil, d.dispatchId()})
+                            .toList());
             return due;
         });
     }
@@ -82,32 +97,51 @@ public class CallbackStore implements Outbox {
         String error = truncate(outcome.error());
         String state = outcome.state().wire();
         jdbc.transaction("record callback attempt", tx -> {
-            int updated = tx.update("UPDATE callbacks SET attempts = attempts + 1, round_attempts = round_attempts + 1, "
+            int updated = tx.update(
+                    "UPDATE callbacks SET attempts = attempts + 1, round_attempts = round_attempts + 1, "
                             + "state = ?, next_attempt_at = ?, last_attempt_at = ?, last_status = ?, last_error = ?, "
                             + "delivered_at = CASE WHEN ? = 'delivered' THEN ? ELSE delivered_at END, "
                             + "claimed_by = NULL, claimed_until = NULL WHERE dispatch_id = ? AND claimed_by = ?",
-                    state, outcome.nextAttemptAt(), outcome.at(), outcome.status(), error, state, outcome.at(),
-                    due.dispatchId(), worker);
+                    state,
+                    outcome.nextAttemptAt(),
+                    outcome.at(),
+                    outcome.status(),
+                    error,
+                    state,
+                    outcome.at(),
+                    due.dispatchId(),
+                    worker);
             if (updated == 0) {
                 return false;
             }
-            tx.update("INSERT INTO callback_attempts (dispatch_id, attempt, at, status, error, duration_ms) "
+            tx.update(
+                    "INSERT INTO callback_attempts (dispatch_id, attempt, at, status, error, duration_ms) "
                             + "SELECT dispatch_id, attempts, ?, ?, ?, ? FROM callbacks WHERE dispatch_id = ?",
-                    outcome.at(), outcome.status(), error, outcome.durationMs(), due.dispatchId());
+                    outcome.at(),
+                    outcome.status(),
+                    error,
+                    outcome.durationMs(),
+                    due.dispatchId());
             return true;
         });
     }
 
     /** Gives a claim back without an attempt (the receiving host was busy). */
     void release(String dispatchId, String worker) {
-        jdbc.update("UPDATE callbacks SET claimed_by = NULL, claimed_until = NULL WHERE dispatch_id = ? "
-                + "AND claimed_by = ?", dispatchId, worker);
+        jdbc.update(
+                "UPDATE callbacks SET claimed_by = NULL, claimed_until = NULL WHERE dispatch_id = ? "
+                        + "AND claimed_by = ?",
+                dispatchId,
+                worker);
     }
 
     /** Starts a new round of attempts now, whatever the state; false when there is no delivery to restart. */
     boolean redeliver(String dispatchId, Instant now) {
-        return jdbc.update("UPDATE callbacks SET state = 'pending', round_attempts = 0, next_attempt_at = ?, "
-                        + "claimed_by = NULL, claimed_until = NULL WHERE dispatch_id = ?", now, dispatchId)
+        return jdbc.update(
+                        "UPDATE callbacks SET state = 'pending', round_attempts = 0, next_attempt_at = ?, "
+                                + "claimed_by = NULL, claimed_until = NULL WHERE dispatch_id = ?",
+                        now,
+                        dispatchId)
                 > 0;
     }
 
@@ -121,17 +155,30 @@ public class CallbackStore implements Outbox {
         if (dispatchIds.isEmpty()) {
             return states;
         }
-        jdbc.query("SELECT dispatch_id, state, attempts, last_status, last_error, next_attempt_at, delivered_at "
+        jdbc.query(
+                        "SELECT dispatch_id, state, attempts, last_status, last_error, next_attempt_at, delivered_at "
                                 + "FROM callbacks WHERE dispatch_id IN (" + Jdbc.marks(dispatchIds.size()) + ")",
-                        row -> Map.entry(row.string("dispatch_id"), new State(
-                                DeliveryState.fromWire(row.string("state")), (int) row.number("attempts"),
-                                row.integer("last_status"), row.string("last_error"), row.instant("next_attempt_at"),
-                                row.instant("delivered_at"), List.of())),
+                        row -> Map.entry(
+                                row.string("dispatch_id"),
+                                new State(
+                                        DeliveryState.fromWire(row.string("state")),
+                                        (int) row.number("attempts"),
+                                        row.integer("last_status"),
+                                        row.string("last_error"),
+                                        row.instant("next_attempt_at"),
+                                        row.instant("delivered_at"),
+                                        List.of())),
                         dispatchIds.toArray())
                 .forEach(e -> states.put(e.getKey(), e.getValue()));
         if (states.size() == 1 && dispatchIds.size() == 1) {
-            states.replaceAll((id, s) -> new State(s.state(), s.attempts(), s.lastStatus(), s.lastError(),
-                    s.nextAttemptAt(), s.deliveredAt(), history(id)));
+            states.replaceAll((id, s) -> new State(
+                    s.state(),
+                    s.attempts(),
+                    s.lastStatus(),
+                    s.lastError(),
+                    s.nextAttemptAt(),
+                    s.deliveredAt(),
+                    history(id)));
         }
         return states;
     }
@@ -140,8 +187,12 @@ public class CallbackStore implements Outbox {
         List<AttemptView> attempts = new ArrayList<>(jdbc.query(
                 "SELECT attempt, at, status, error, duration_ms FROM callback_attempts WHERE dispatch_id = ? "
                         + "ORDER BY attempt DESC LIMIT " + HISTORY_SHOWN,
-                row -> new AttemptView((int) row.number("attempt"), row.instant("at"), row.integer("status"),
-                        row.string("error"), row.number("duration_ms")),
+                row -> new AttemptView(
+                        (int) row.number("attempt"),
+                        row.instant("at"),
+                        row.integer("status"),
+                        row.string("error"),
+                        row.number("duration_ms")),
                 dispatchId));
         Collections.reverse(attempts);
         return attempts;

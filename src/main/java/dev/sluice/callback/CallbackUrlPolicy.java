@@ -44,7 +44,8 @@ public final class CallbackUrlPolicy {
         if (!scheme.equals("http") && !scheme.equals("https")) {
             return Optional.of("must be an http or https URL");
         }
-        if (uri.getRawUserInfo() != null || (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@"))) {
+        if (uri.getRawUserInfo() != null
+                || (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@"))) {
             return Optional.of("must not carry user information");
         }
         String host = uri.getHost();
@@ -59,14 +60,18 @@ public final class CallbackUrlPolicy {
             return Optional.empty();
         }
         Optional<InetAddress> literal = IpLiteral.parse(host);
-        if (literal.isPresent() && host.contains(":")
-                && (literal.get() instanceof Inet4Address || AddressPolicy.embeddedIpv4(literal.get()).isPresent())) {
+        if (literal.isPresent()
+                && host.contains(":")
+                && (literal.get() instanceof Inet4Address
+                        || AddressPolicy.embeddedIpv4(literal.get()).isPresent())) {
             // ::ffff:127.0.0.1 and kin: an IPv4 address has one canonical spelling, and this is not it.
             return Optional.of("spells an IPv4 address in IPv6 form");
         }
         if (literal.isPresent()) {
-            return addresses.permits(literal.get()) ? Optional.empty()
-                    : Optional.of("points at an address callbacks may not reach (loopback, private, link-local or reserved)");
+            return addresses.permits(literal.get())
+                    ? Optional.empty()
+                    : Optional.of(
+                            "points at an address callbacks may not reach (loopback, private, link-local or reserved)");
         }
         if (looksNumeric(host)) {
             return Optional.of("spells an IP address in a form that is not canonical");

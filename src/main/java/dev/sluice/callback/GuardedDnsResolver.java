@@ -36,7 +36,8 @@ final class GuardedDnsResolver implements DnsResolver {
 
     @Override
     public InetAddress[] resolve(String host) throws UnknownHostException {
-        InetAddress[] all = IpLiteral.parse(host).map(a -> new InetAddress[] {a}).orElse(null);
+        InetAddress[] all =
+                IpLiteral.parse(host).map(a -> new InetAddress[] {a}).orElse(null);
         if (all == null) {
             all = lookup.all(host);
         }

@@ -17,8 +17,7 @@ final class IpLiteral {
     private static final Pattern IPV4 = Pattern.compile(OCTET + "(\\." + OCTET + "){3}");
     private static final Pattern IPV6 = Pattern.compile("[0-9a-fA-F:.]+");
 
-    private IpLiteral() {
-    }
+    private IpLiteral() {}
 
     static Optional<InetAddress> parse(String text) {
         String t = text.startsWith("[") && text.endsWith("]") ? text.substring(1, text.length() - 1) : text;

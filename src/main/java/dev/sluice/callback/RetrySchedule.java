@@ -51,7 +51,9 @@ public final class RetrySchedule {
             return Optional.empty();
         }
         Instant scheduled = now.plus(jittered(delays.get(attempt)));
-        Instant notBefore = retryAfter.map(d -> now.plus(d.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : d)).orElse(now);
+        Instant notBefore = retryAfter
+                .map(d -> now.plus(d.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : d))
+                .orElse(now);
         return Optional.of(scheduled.isBefore(notBefore) ? notBefore : scheduled);
     }
 

@@ -32,22 +32,22 @@ public final class WebhookSigner {
 
     private static SecretKeySpec key(String secret, int position) {
         if (!secret.startsWith(PREFIX)) {
-            throw new IllegalArgumentException("sluice.callback.signing-secrets: secret " + position
-                    + " must have the form whsec_<base64>");
+            throw new IllegalArgumentException(
+                    "sluice.callback.signing-secrets: secret " + position + " must have the form whsec_<base64>");
         }
         try {
             byte[] bytes = Base64.getDecoder().decode(secret.substring(PREFIX.length()));
             if (bytes.length < 24) {
-                throw new IllegalArgumentException("sluice.callback.signing-secrets: secret " + position
-                        + " is shorter than 24 bytes");
+                throw new IllegalArgumentException(
+                        "sluice.callback.signing-secrets: secret " + position + " is shorter than 24 bytes");
             }
             return new SecretKeySpec(bytes, HMAC);
         } catch (IllegalArgumentException e) {
             if (e.getMessage() != null && e.getMessage().startsWith("sluice.")) {
                 throw e;
             }
-            throw new IllegalArgumentException("sluice.callback.signing-secrets: secret " + position
-                    + " is not valid base64 after whsec_");
+            throw new IllegalArgumentException(
+                    "sluice.callback.signing-secrets: secret " + position + " is not valid base64 after whsec_");
         }
     }
 
@@ -58,7 +58,8 @@ public final class WebhookSigner {
     /** The {@code webhook-signature} header value. */
     public String sign(String webhookId, long timestamp, byte[] body) {
         byte[] prefix = (webhookId + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8);
-        return keys.stream().map(key -> "v1," + Base64.getEncoder().encodeToString(hmac(key, prefix, body)))
+        return keys.stream()
+                .map(key -> "v1," + Base64.getEncoder().encodeToString(hmac(key, prefix, body)))
                 .collect(Collectors.joining(" "));
     }
 

@@ -53,12 +53,14 @@ public final class Attachment implements AutoCloseable {
 
     /** Opens the attach and returns once the engine has established it. */
     static Attachment open(URI host, Duration connectTimeout, String containerId, byte[] stdin, Executor stdinWriter) {
-        String path = "/containers/" + containerId + "/attach?stream=1&stdout=1&stderr=1" + (stdin != null ? "&stdin=1" : "");
+        String path =
+                "/containers/" + containerId + "/attach?stream=1&stdout=1&stderr=1" + (stdin != null ? "&stdin=1" : "");
         EngineSocket socket;
         try {
             socket = EngineSocket.connect(host, connectTimeout);
         } catch (IOException e) {
-            throw new ContainerException(ContainerException.Reason.ENGINE_UNAVAILABLE,
+            throw new ContainerException(
+                    ContainerException.Reason.ENGINE_UNAVAILABLE,
                     "attach: Docker engine unreachable (" + e.getMessage() + ")");
         }
         ByteBuffer buffer = ByteBuffer.allocate(FIRST_READ_BLOCK);
@@ -104,7 +106,10 @@ public final class Attachment implements AutoCloseable {
             }
             return new StreamEnd(bytes, demuxer.atFrameBoundary(), demuxer.engineError(), null);
         } catch (IOException e) {
-            return new StreamEnd(bytes, demuxer.atFrameBoundary(), demuxer.engineError(),
+            return new StreamEnd(
+                    bytes,
+                    demuxer.atFrameBoundary(),
+                    demuxer.engineError(),
                     e.getMessage() == null ? "read failed" : e.getMessage());
         }
     }

@@ -52,12 +52,12 @@ public final class ContainerException extends RuntimeException {
             return new ContainerException(Reason.CONFLICT, call + ": " + engineMessage(e));
         }
         if (e instanceof DockerException de) {
-            return new ContainerException(Reason.ENGINE_ERROR, call + ": engine answered " + de.getHttpStatus() + ": "
-                    + engineMessage(e));
+            return new ContainerException(
+                    Reason.ENGINE_ERROR, call + ": engine answered " + de.getHttpStatus() + ": " + engineMessage(e));
         }
         // The transports wrap connection failures (refused, no socket, timeouts) in plain runtime exceptions.
-        return new ContainerException(Reason.ENGINE_UNAVAILABLE, call + ": Docker engine unreachable ("
-                + rootMessage(e) + ")");
+        return new ContainerException(
+                Reason.ENGINE_UNAVAILABLE, call + ": Docker engine unreachable (" + rootMessage(e) + ")");
     }
 
     static ContainerException fromStatus(String call, int status, String body) {

@@ -29,8 +29,7 @@ public class ContainerLogs {
      * @param offset    where they start in the stream
      * @param endOfLog  true when the range reaches the end of what the runtime holds
      */
-    public record Range(byte[] bytes, long offset, boolean endOfLog) {
-    }
+    public record Range(byte[] bytes, long offset, boolean endOfLog) {}
 
     /**
      * Reads {@code limit} bytes of {@code stdout} (or stderr) from {@code offset},
@@ -44,7 +43,8 @@ public class ContainerLogs {
         try (DockerHttpClient.Response response = open(containerId, stdout, !stdout)) {
             Attachment.StreamEnd end = StreamPump.pump(response, sink, () -> sink.position >= windowEnd);
             if (end.readFailure() != null && sink.position < windowEnd) {
-                throw new ContainerException(ContainerException.Reason.ENGINE_ERROR, "log read failed: " + end.readFailure());
+                throw new ContainerException(
+                        ContainerException.Reason.ENGINE_ERROR, "log read failed: " + end.readFailure());
             }
         }
         boolean reachedEnd = sink.position < windowEnd;
@@ -65,7 +65,8 @@ public class ContainerLogs {
     private DockerHttpClient.Response open(String containerId, boolean stdout, boolean stderr) {
         DockerHttpClient.Request request = DockerHttpClient.Request.builder()
                 .method(DockerHttpClient.Request.Method.GET)
-                .path("/containers/" + containerId + "/logs?follow=0&stdout=" + (stdout ? 1 : 0) + "&stderr=" + (stderr ? 1 : 0))
+                .path("/containers/" + containerId + "/logs?follow=0&stdout=" + (stdout ? 1 : 0) + "&stderr="
+                        + (stderr ? 1 : 0))
                 .build();
         DockerHttpClient.Response response;
         try {

@@ -45,8 +45,12 @@ class ContainerProducer {
     @Produces
     @Singleton
     EngineMonitor engineMonitor(DockerClients clients, Clock clock, DockerConfig config) {
-        EngineMonitor monitor = new EngineMonitor(clients.host(), config.connectTimeout(), config.pingTimeout(),
-                Executors.newCachedThreadPool(Threads.named("docker-ping-")), clock);
+        EngineMonitor monitor = new EngineMonitor(
+                clients.host(),
+                config.connectTimeout(),
+                config.pingTimeout(),
+                Executors.newCachedThreadPool(Threads.named("docker-ping-")),
+                clock);
         monitor.check();
         return monitor;
     }

@@ -45,7 +45,8 @@ public class ContainerRuntime implements ContainerInventory {
         try {
             return cmd.exec().getId();
         } catch (NotFoundException e) {
-            throw new ContainerException(ContainerException.Reason.IMAGE_NOT_FOUND,
+            throw new ContainerException(
+                    ContainerException.Reason.IMAGE_NOT_FOUND,
                     "image " + spec.image() + " is not present on the engine");
         } catch (RuntimeException e) {
             throw ContainerException.from("create", e);
@@ -60,8 +61,8 @@ public class ContainerRuntime implements ContainerInventory {
      */
     public void warmUp() {
         String image = "sluice.invalid/warm-up:none";
-        ContainerSpec spec = new ContainerSpec(image, List.of("true"), Map.of(), null, true, Map.of(), 64L << 20, 0, 64,
-                "none");
+        ContainerSpec spec =
+                new ContainerSpec(image, List.of("true"), Map.of(), null, true, Map.of(), 64L << 20, 0, 64, "none");
         refused(() -> imageUser(image));
         // Should an image of that name exist after all, its container goes at once.
         refused(() -> remove(createCommand(spec, "").exec().getId()));
@@ -78,7 +79,8 @@ public class ContainerRuntime implements ContainerInventory {
     }
 
     private CreateContainerCmd createCommand(ContainerSpec spec, String imageUser) {
-        CreateContainerCmd cmd = clients.control().createContainerCmd(spec.image())
+        CreateContainerCmd cmd = clients.control()
+                .createContainerCmd(spec.image())
                 .withTty(false)
                 .withAttachStdout(true)
                 .withAttachStderr(true)
@@ -100,11 +102,12 @@ public class ContainerRuntime implements ContainerInventory {
 
     private String imageUser(String image) {
         try {
-            String user = clients.control().inspectImageCmd(image).exec().getConfig().getUser();
+            String user =
+                    clients.control().inspectImageCmd(image).exec().getConfig().getUser();
             return user == null ? "" : user;
         } catch (NotFoundException e) {
-            throw new ContainerException(ContainerException.Reason.IMAGE_NOT_FOUND,
-                    "image " + image + " is not present on the engine");
+            throw new ContainerException(
+                    ContainerException.Reason.IMAGE_NOT_FOUND, "image " + image + " is not present on the engine");
         } catch (RuntimeException e) {
             throw ContainerException.from("inspect image", e);
         }
@@ -115,8 +118,11 @@ public class ContainerRuntime implements ContainerInventory {
         if (IMAGE_USER.equals(config.user())) {
             return Optional.empty();
         }
-        boolean rootOrUnset = imageUser.isEmpty() || imageUser.equals("root") || imageUser.equals("0")
-                || imageUser.startsWith("0:") || imageUser.startsWith("root:");
+        boolean rootOrUnset = imageUser.isEmpty()
+                || imageUser.equals("root")
+                || imageUser.equals("0")
+                || imageUser.startsWith("0:")
+                || imageUser.startsWith("root:");
         return rootOrUnset ? Optional.of(config.user()) : Optional.empty();
     }
 
@@ -126,9 +132,11 @@ public class ContainerRuntime implements ContainerInventory {
                 .withAutoRemove(false)
                 .withInit(config.init())
                 .withReadonlyRootfs(config.readOnlyRoot())
-                .withLogConfig(new LogConfig(LogConfig.LoggingType.fromValue(config.logDriver()), Map.of(
-                        "max-size", Long.toString(config.logMaxSize().asLongValue()),
-                        "max-file", Integer.toString(config.logMaxFiles()))));
+                .withLogConfig(new LogConfig(
+                        LogConfig.LoggingType.fromValue(config.logDriver()),
+                        Map.of(
+                                "max-size", Long.toString(config.logMaxSize().asLongValue()),
+                                "max-file", Integer.toString(config.logMaxFiles()))));
         if (config.dropCapabilities()) {
             host.withCapDrop(Capability.ALL);
         }
@@ -153,14 +161,19 @@ public class ContainerRuntime implements ContainerInventory {
      * directory, so {@code mode=1777} alone would leave it root's.
      */
     private Map<String, String> tmpfs(Optional<String> user) {
-        String owner = user.filter(NUMERIC_USER.asPredicate()).map(u -> {
-            String[] ids = u.split(":");
-            return ",uid=" + ids[0] + ",gid=" + (ids.length > 1 ? ids[1] : ids[0]);
-        }).orElse("");
+        String owner = user.filter(NUMERIC_USER.asPredicate())
+                .map(u -> {
+                    String[] ids = u.split(":");
+                    return ",uid=" + ids[0] + ",gid=" + (ids.length > 1 ? ids[1] : ids[0]);
+                })
+                .orElse("");
         Map<String, String> mounts = new HashMap<>();
-        mounts.put(config.workDir(), "rw,nosuid,nodev,mode=1777,size=" + config.workSize().asLongValue() + owner);
+        mounts.put(
+                config.workDir(),
+                "rw,nosuid,nodev,mode=1777,size=" + config.workSize().asLongValue() + owner);
         if (!config.workDir().equals("/tmp")) {
-            mounts.put("/tmp", "rw,nosuid,nodev,mode=1777,size=" + config.tmpSize().asLongValue() + owner);
+            mounts.put(
+                    "/tmp", "rw,nosuid,nodev,mode=1777,size=" + config.tmpSize().asLongValue() + owner);
         }
         return mounts;
     }
@@ -239,12 +252,18 @@ public class ContainerRuntime implements ContainerInventory {
     @Override
     public List<ManagedContainer> managed() {
         try {
-            return clients.control().listContainersCmd()
+            return clients
+                    .control()
+                    .listContainersCmd()
                     .withShowAll(true)
                     .withLabelFilter(List.of(Labels.DISPATCH_ID))
-                    .exec().stream()
-                    .map(c -> new ManagedContainer(c.getId(), c.getLabels().get(Labels.DISPATCH_ID),
-                            c.getLabels().get(Labels.WORKER_ID), c.getState() == null ? "" : c.getState(),
+                    .exec()
+                    .stream()
+                    .map(c -> new ManagedContainer(
+                            c.getId(),
+                            c.getLabels().get(Labels.DISPATCH_ID),
+                            c.getLabels().get(Labels.WORKER_ID),
+                            c.getState() == null ? "" : c.getState(),
                             c.getCreated() == null ? Instant.EPOCH : Instant.ofEpochSecond(c.getCreated())))
                     .toList();
         } catch (RuntimeException e) {
@@ -255,7 +274,11 @@ public class ContainerRuntime implements ContainerInventory {
     @Override
     public void remove(String containerId) {
         try {
-            clients.control().removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
+            clients.control()
+                    .removeContainerCmd(containerId)
+                    .withForce(true)
+                    .withRemoveVolumes(true)
+                    .exec();
         } catch (NotFoundException | ConflictException | NotModifiedException e) {
             // already gone, or its removal is already under way
         } catch (RuntimeException e) {

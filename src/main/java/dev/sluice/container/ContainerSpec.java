@@ -23,5 +23,4 @@ public record ContainerSpec(
         long memoryBytes,
         long nanoCpus,
         long pids,
-        String network) {
-}
+        String network) {}

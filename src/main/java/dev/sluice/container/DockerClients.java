@@ -31,7 +31,10 @@ public final class DockerClients implements AutoCloseable {
     private final Duration connectTimeout;
     private final ExecutorService stdinWriters;
 
-    private DockerClients(DockerClientConfig clientConfig, DockerHttpClient controlHttp, DockerHttpClient streamingHttp,
+    private DockerClients(
+            DockerClientConfig clientConfig,
+            DockerHttpClient controlHttp,
+            DockerHttpClient streamingHttp,
             Duration connectTimeout) {
         this.host = clientConfig.getDockerHost();
         this.connectTimeout = connectTimeout;
@@ -50,15 +53,15 @@ public final class DockerClients implements AutoCloseable {
             throw new IllegalArgumentException("sluice.docker.host " + clientConfig.getDockerHost()
                     + " is not supported: use a unix:// socket or a plain tcp:// endpoint, without TLS");
         }
-        DockerHttpClient controlHttp = new ReconnectingHttpClient(() -> http(clientConfig, config.controlConnections(),
-                config.connectTimeout(), config.callTimeout()));
-        DockerHttpClient streamingHttp = new ReconnectingHttpClient(() -> http(clientConfig, config.streamConnections(),
-                config.connectTimeout(), null));
+        DockerHttpClient controlHttp = new ReconnectingHttpClient(
+                () -> http(clientConfig, config.controlConnections(), config.connectTimeout(), config.callTimeout()));
+        DockerHttpClient streamingHttp = new ReconnectingHttpClient(
+                () -> http(clientConfig, config.streamConnections(), config.connectTimeout(), null));
         return new DockerClients(clientConfig, controlHttp, streamingHttp, config.connectTimeout());
     }
 
-    private static DockerHttpClient http(DockerClientConfig config, int connections, Duration connectTimeout,
-            Duration responseTimeout) {
+    private static DockerHttpClient http(
+            DockerClientConfig config, int connections, Duration connectTimeout, Duration responseTimeout) {
         ApacheDockerHttpClient.Builder builder = new ApacheDockerHttpClient.Builder()
                 .dockerHost(config.getDockerHost())
                 .sslConfig(config.getSSLConfig())

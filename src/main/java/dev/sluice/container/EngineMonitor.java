@@ -28,8 +28,7 @@ public class EngineMonitor {
     static final int SLOW_PINGS_TO_DOWN = 3;
 
     /** The engine's state as last seen. */
-    public record Availability(boolean available, String problem, Instant checkedAt) {
-    }
+    public record Availability(boolean available, String problem, Instant checkedAt) {}
 
     private final URI host;
     private final Duration connectTimeout;
@@ -51,28 +50,32 @@ public class EngineMonitor {
     /** Pings the engine, waiting at most the timeout, and records the answer. */
     public synchronized Availability check() {
         AtomicReference<EngineSocket> socket = new AtomicReference<>();
-        CompletableFuture<Integer> ping = CompletableFuture.supplyAsync(() -> {
-            try (EngineSocket s = EngineSocket.connect(host, connectTimeout)) {
-                socket.set(s);
-                return s.ping();
-            } catch (IOException e) {
-                throw new IllegalStateException(e.getMessage() == null ? "connection failed" : e.getMessage());
-            }
-        }, pinger);
+        CompletableFuture<Integer> ping = CompletableFuture.supplyAsync(
+                () -> {
+                    try (EngineSocket s = EngineSocket.connect(host, connectTimeout)) {
+                        socket.set(s);
+                        return s.ping();
+                    } catch (IOException e) {
+                        throw new IllegalStateException(e.getMessage() == null ? "connection failed" : e.getMessage());
+                    }
+                },
+                pinger);
         Availability now;
         try {
             int status = ping.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             slowPings = 0;
-            now = status == 200 ? new Availability(true, null, clock.instant())
+            now = status == 200
+                    ? new Availability(true, null, clock.instant())
                     : new Availability(false, "Docker engine answered its ping with " + status, clock.instant());
         } catch (TimeoutException e) {
             slowPings++;
-            String problem = "Docker engine did not answer a ping within " + timeout.toMillis() + " ms ("
-                    + slowPings + " in a row)";
+            String problem = "Docker engine did not answer a ping within " + timeout.toMillis() + " ms (" + slowPings
+                    + " in a row)";
             now = new Availability(slowPings < SLOW_PINGS_TO_DOWN && last.get().available(), problem, clock.instant());
         } catch (ExecutionException e) {
             slowPings = 0;
-            now = new Availability(false, "Docker engine unreachable (" + e.getCause().getMessage() + ")", clock.instant());
+            now = new Availability(
+                    false, "Docker engine unreachable (" + e.getCause().getMessage() + ")", clock.instant());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return last.get();

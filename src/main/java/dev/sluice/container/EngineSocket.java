@@ -46,8 +46,10 @@ final class EngineSocket implements AutoCloseable {
             case "tcp", "http" -> {
                 SocketChannel channel = SocketChannel.open();
                 try {
-                    channel.socket().connect(new InetSocketAddress(host.getHost(), host.getPort() > 0 ? host.getPort() : 2375),
-                            (int) connectTimeout.toMillis());
+                    channel.socket()
+                            .connect(
+                                    new InetSocketAddress(host.getHost(), host.getPort() > 0 ? host.getPort() : 2375),
+                                    (int) connectTimeout.toMillis());
                 } catch (IOException e) {
                     channel.close();
                     throw e;
@@ -72,8 +74,7 @@ final class EngineSocket implements AutoCloseable {
     }
 
     /** The head of the engine's answer: its status and, for a plain answer, its body length (-1 when unstated). */
-    record Head(int status, long contentLength) {
-    }
+    record Head(int status, long contentLength) {}
 
     /**
      * Sends a bodiless request asking to upgrade the connection to a raw stream,

@@ -62,7 +62,9 @@ final class FrameDemuxer {
         if (headerFill == HEADER) {
             headerFill = 0;
             type = header[0];
-            payloadLeft = ((header[4] & 0xFFL) << 24) | ((header[5] & 0xFF) << 16) | ((header[6] & 0xFF) << 8)
+            payloadLeft = ((header[4] & 0xFFL) << 24)
+                    | ((header[5] & 0xFF) << 16)
+                    | ((header[6] & 0xFF) << 8)
                     | (header[7] & 0xFF);
         }
         return pos + n;
@@ -75,8 +77,12 @@ final class FrameDemuxer {
     private void deliver(byte[] bytes, int offset, int count) {
         switch (type) {
             case STDERR -> sink.stderr(bytes, offset, count);
-            case SYSTEM_ERROR -> engineError.append(new String(bytes, offset,
-                    Math.min(count, MAX_ENGINE_ERROR - engineError.length()), StandardCharsets.UTF_8));
+            case SYSTEM_ERROR ->
+                engineError.append(new String(
+                        bytes,
+                        offset,
+                        Math.min(count, MAX_ENGINE_ERROR - engineError.length()),
+                        StandardCharsets.UTF_8));
             default -> sink.stdout(bytes, offset, count);
         }
     }

@@ -7,6 +7,5 @@ public final class Labels {
     public static final String DISPATCH_ID = PREFIX + "dispatch-id";
     public static final String WORKER_ID = PREFIX + "worker-id";
 
-    private Labels() {
-    }
+    private Labels() {}
 }

@@ -14,8 +14,7 @@ final class StreamPump {
 
     private static final int READ_BLOCK = 64 * 1024;
 
-    private StreamPump() {
-    }
+    private StreamPump() {}
 
     /** Reads until the engine closes the stream or {@code enough} says to stop. */
     static Attachment.StreamEnd pump(DockerHttpClient.Response response, OutputSink sink, BooleanSupplier enough) {
@@ -30,7 +29,10 @@ final class StreamPump {
             }
             return new Attachment.StreamEnd(bytes, demuxer.atFrameBoundary(), demuxer.engineError(), null);
         } catch (IOException | RuntimeException e) {
-            return new Attachment.StreamEnd(bytes, demuxer.atFrameBoundary(), demuxer.engineError(),
+            return new Attachment.StreamEnd(
+                    bytes,
+                    demuxer.atFrameBoundary(),
+                    demuxer.engineError(),
                     e.getMessage() == null ? "read failed" : e.getMessage());
         }
     }

@@ -19,8 +19,13 @@ public class Cancellation {
     private final Finisher finisher;
     private final Clock clock;
 
-    Cancellation(DispatchQueries queries, DispatchStore store, DispatchTransitions transitions,
-            DispatchScheduler scheduler, Finisher finisher, Clock clock) {
+    Cancellation(
+            DispatchQueries queries,
+            DispatchStore store,
+            DispatchTransitions transitions,
+            DispatchScheduler scheduler,
+            Finisher finisher,
+            Clock clock) {
         this.queries = queries;
         this.store = store;
         this.transitions = transitions;

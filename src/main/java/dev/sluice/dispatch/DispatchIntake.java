@@ -28,8 +28,16 @@ public class DispatchIntake {
     private final String workerId;
     private final Counter accepted;
 
-    DispatchIntake(DispatchStore store, DispatchScheduler scheduler, SecretVault vault, ImagePolicy images,
-            BooleanSupplier engineAvailable, BooleanSupplier draining, Clock clock, String workerId, Counter accepted) {
+    DispatchIntake(
+            DispatchStore store,
+            DispatchScheduler scheduler,
+            SecretVault vault,
+            ImagePolicy images,
+            BooleanSupplier engineAvailable,
+            BooleanSupplier draining,
+            Clock clock,
+            String workerId,
+            Counter accepted) {
         this.store = store;
         this.scheduler = scheduler;
         this.vault = vault;
@@ -43,7 +51,8 @@ public class DispatchIntake {
 
     public Accepted accept(String requestedId, DispatchSpec spec, String fingerprint) {
         if (!images.allows(spec.image())) {
-            throw new RequestRefused(RequestRefused.Reason.IMAGE_NOT_ALLOWED,
+            throw new RequestRefused(
+                    RequestRefused.Reason.IMAGE_NOT_ALLOWED,
                     "image " + spec.image() + " is not on this worker's allow-list");
         }
         if (requestedId != null) {
@@ -53,16 +62,17 @@ public class DispatchIntake {
             }
         }
         if (draining.getAsBoolean()) {
-            throw new RequestRefused(RequestRefused.Reason.SHUTTING_DOWN,
-                    "this worker is shutting down; nothing was accepted");
+            throw new RequestRefused(
+                    RequestRefused.Reason.SHUTTING_DOWN, "this worker is shutting down; nothing was accepted");
         }
         if (!engineAvailable.getAsBoolean()) {
-            throw new RequestRefused(RequestRefused.Reason.ENGINE_UNAVAILABLE,
+            throw new RequestRefused(
+                    RequestRefused.Reason.ENGINE_UNAVAILABLE,
                     "the Docker engine is not reachable; nothing was accepted");
         }
         if (!scheduler.reserve()) {
-            throw new RequestRefused(RequestRefused.Reason.AT_CAPACITY,
-                    "all run slots and the queue are full; nothing was accepted");
+            throw new RequestRefused(
+                    RequestRefused.Reason.AT_CAPACITY, "all run slots and the queue are full; nothing was accepted");
         }
         String id = requestedId != null ? requestedId : newId();
         DispatchStore.NewDispatch record =
@@ -100,13 +110,25 @@ public class DispatchIntake {
     }
 
     private static RequestRefused conflict(String id) {
-        return new RequestRefused(RequestRefused.Reason.ID_CONFLICT,
-                "dispatch " + id + " already exists with a different request");
+        return new RequestRefused(
+                RequestRefused.Reason.ID_CONFLICT, "dispatch " + id + " already exists with a different request");
     }
 
     private Dispatch queued(DispatchStore.NewDispatch d) {
-        return new Dispatch(d.id(), Dispatch.Status.QUEUED, d.spec().image(), d.createdAt(), null, null,
-                d.spec().metadata(), d.spec().callbackUrl(), null, null, workerId, null, d.spec().hasSecrets(),
+        return new Dispatch(
+                d.id(),
+                Dispatch.Status.QUEUED,
+                d.spec().image(),
+                d.createdAt(),
+                null,
+                null,
+                d.spec().metadata(),
+                d.spec().callbackUrl(),
+                null,
+                null,
+                workerId,
+                null,
+                d.spec().hasSecrets(),
                 d.fingerprint());
     }
 

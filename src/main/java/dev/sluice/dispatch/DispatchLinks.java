@@ -3,8 +3,7 @@ package dev.sluice.dispatch;
 /** The API paths of a dispatch, as results and records state them. */
 public final class DispatchLinks {
 
-    private DispatchLinks() {
-    }
+    private DispatchLinks() {}
 
     public static String self(String id) {
         return "/v1/dispatches/" + id;

@@ -24,23 +24,26 @@ public class DispatchLogs {
     public LogRange read(String id, boolean stdout, long offset, int limit) {
         Dispatch dispatch = queries.get(id);
         if (dispatch.containerId() == null) {
-            throw new RequestRefused(RequestRefused.Reason.LOG_GONE,
-                    "dispatch " + id + " has no container, so there is no log to read");
+            throw new RequestRefused(
+                    RequestRefused.Reason.LOG_GONE, "dispatch " + id + " has no container, so there is no log to read");
         }
-        SecretMasker masker = vault.masker(dispatch).orElseThrow(() -> new RequestRefused(
-                RequestRefused.Reason.LOG_UNMASKABLE,
-                "the log of dispatch " + id + " holds secrets this worker no longer has (it restarted), so it cannot "
-                        + "be masked and is not served"));
+        SecretMasker masker = vault.masker(dispatch)
+                .orElseThrow(() -> new RequestRefused(
+                        RequestRefused.Reason.LOG_UNMASKABLE,
+                        "the log of dispatch " + id
+                                + " holds secrets this worker no longer has (it restarted), so it cannot "
+                                + "be masked and is not served"));
         try {
             ContainerLogs.Range range = logs.read(dispatch.containerId(), stdout, offset, limit, masker);
             return new LogRange(range.bytes(), range.offset(), range.endOfLog());
         } catch (ContainerException e) {
             if (e.reason() == ContainerException.Reason.NOT_FOUND) {
-                throw new RequestRefused(RequestRefused.Reason.LOG_GONE,
+                throw new RequestRefused(
+                        RequestRefused.Reason.LOG_GONE,
                         "the container of dispatch " + id + " was removed, and its log with it");
             }
-            throw new RequestRefused(RequestRefused.Reason.ENGINE_UNAVAILABLE,
-                    "the log could not be read: " + e.getMessage());
+            throw new RequestRefused(
+                    RequestRefused.Reason.ENGINE_UNAVAILABLE, "the log could not be read: " + e.getMessage());
         }
     }
 }

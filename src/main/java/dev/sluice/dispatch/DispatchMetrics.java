@@ -14,6 +14,10 @@ class DispatchMetrics {
     MeterRegistry metrics;
 
     void finished(@Observes DispatchFinished event) {
-        metrics.counter("sluice.dispatches.finished", "status", event.result().status().wire()).increment();
+        metrics.counter(
+                        "sluice.dispatches.finished",
+                        "status",
+                        event.result().status().wire())
+                .increment();
     }
 }

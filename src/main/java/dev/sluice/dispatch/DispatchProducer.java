@@ -20,8 +20,8 @@ import dev.sluice.container.EngineMonitor;
 import dev.sluice.container.LogRetention;
 import dev.sluice.output.OutputCollector;
 import dev.sluice.output.OutputLimits;
-import dev.sluice.store.JsonColumns;
 import dev.sluice.store.Jdbc;
+import dev.sluice.store.JsonColumns;
 import dev.sluice.worker.Drain;
 import dev.sluice.worker.Worker;
 import dev.sluice.worker.WorkerConfig;
@@ -45,7 +45,11 @@ class DispatchProducer {
     @Produces
     @Singleton
     OutputCaps outputCaps(OutputLimits limits) {
-        return new OutputCaps(OutputCollector.MIN_CAP, limits.stdoutCap(), limits.maxStdoutCap(), limits.stderrCap(),
+        return new OutputCaps(
+                OutputCollector.MIN_CAP,
+                limits.stdoutCap(),
+                limits.maxStdoutCap(),
+                limits.stderrCap(),
                 limits.maxStderrCap());
     }
 
@@ -75,7 +79,9 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    ContainerStopper stopper(ContainerRuntime runtime, @Identifier("dispatch-timer") ScheduledExecutorService timer,
+    ContainerStopper stopper(
+            ContainerRuntime runtime,
+            @Identifier("dispatch-timer") ScheduledExecutorService timer,
             DispatchConfig config) {
         return new ContainerStopper(runtime, timer, config.stopGrace());
     }
@@ -100,19 +106,37 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    DispatchRunner runner(ContainerRuntime runtime, ContainerLogs logs, DispatchTransitions transitions,
-            Finisher finisher, SecretVault vault, ContainerConfig containerConfig, Clock clock, Worker worker) {
-        return new DispatchRunner(runtime, logs, transitions, finisher, vault, new LogRetention(containerConfig), clock,
-                worker.id());
+    DispatchRunner runner(
+            ContainerRuntime runtime,
+            ContainerLogs logs,
+            DispatchTransitions transitions,
+            Finisher finisher,
+            SecretVault vault,
+            ContainerConfig containerConfig,
+            Clock clock,
+            Worker worker) {
+        return new DispatchRunner(
+                runtime, logs, transitions, finisher, vault, new LogRetention(containerConfig), clock, worker.id());
     }
 
     @Produces
     @Singleton
-    DispatchScheduler scheduler(DispatchConfig config, @Identifier("dispatch-workers") ExecutorService workers,
-            DispatchRunner runner, EngineMonitor engine, ContainerStopper stopper,
-            @Identifier("dispatch-timer") ScheduledExecutorService timer, Clock clock, MeterRegistry metrics) {
-        DispatchScheduler scheduler = new DispatchScheduler(DispatchScheduler.Capacity.of(config), workers, runner, engine::available,
-                id -> new Execution(id, stopper::stop, timer), clock);
+    DispatchScheduler scheduler(
+            DispatchConfig config,
+            @Identifier("dispatch-workers") ExecutorService workers,
+            DispatchRunner runner,
+            EngineMonitor engine,
+            ContainerStopper stopper,
+            @Identifier("dispatch-timer") ScheduledExecutorService timer,
+            Clock clock,
+            MeterRegistry metrics) {
+        DispatchScheduler scheduler = new DispatchScheduler(
+                DispatchScheduler.Capacity.of(config),
+                workers,
+                runner,
+                engine::available,
+                id -> new Execution(id, stopper::stop, timer),
+                clock);
         metrics.gauge("sluice.dispatches.running", scheduler, DispatchScheduler::running);
         metrics.gauge("sluice.dispatches.queued", scheduler, DispatchScheduler::queued);
         return scheduler;
@@ -120,10 +144,26 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    DispatchIntake intake(DispatchStore store, DispatchScheduler scheduler, SecretVault vault, ImagePolicy images,
-            EngineMonitor engine, Drain drain, Clock clock, Worker worker, MeterRegistry metrics) {
-        return new DispatchIntake(store, scheduler, vault, images, engine::available, drain::draining, clock,
-                worker.id(), metrics.counter("sluice.dispatches.accepted"));
+    DispatchIntake intake(
+            DispatchStore store,
+            DispatchScheduler scheduler,
+            SecretVault vault,
+            ImagePolicy images,
+            EngineMonitor engine,
+            Drain drain,
+            Clock clock,
+            Worker worker,
+            MeterRegistry metrics) {
+        return new DispatchIntake(
+                store,
+                scheduler,
+                vault,
+                images,
+                engine::available,
+                drain::draining,
+                clock,
+                worker.id(),
+                metrics.counter("sluice.dispatches.accepted"));
     }
 
     @Produces
@@ -134,8 +174,13 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    Cancellation cancellation(DispatchQueries queries, DispatchStore store, DispatchTransitions transitions,
-            DispatchScheduler scheduler, Finisher finisher, Clock clock) {
+    Cancellation cancellation(
+            DispatchQueries queries,
+            DispatchStore store,
+            DispatchTransitions transitions,
+            DispatchScheduler scheduler,
+            Finisher finisher,
+            Clock clock) {
         return new Cancellation(queries, store, transitions, scheduler, finisher, clock);
     }
 
@@ -153,8 +198,15 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    Takeover takeover(Jdbc jdbc, JsonColumns json, DispatchTransitions transitions, DispatchScheduler scheduler,
-            DispatchRunner runner, Finisher finisher, ContainerStopper stopper, Clock clock) {
+    Takeover takeover(
+            Jdbc jdbc,
+            JsonColumns json,
+            DispatchTransitions transitions,
+            DispatchScheduler scheduler,
+            DispatchRunner runner,
+            Finisher finisher,
+            ContainerStopper stopper,
+            Clock clock) {
         return new Takeover(jdbc, json, transitions, scheduler, runner, finisher, stopper, clock);
     }
 
@@ -166,8 +218,8 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    ContainerReaper containerReaper(ContainerRuntime runtime, DispatchStore store, ContainerConfig containers,
-            WorkerConfig worker) {
+    ContainerReaper containerReaper(
+            ContainerRuntime runtime, DispatchStore store, ContainerConfig containers, WorkerConfig worker) {
         return new ContainerReaper(runtime, store::endings, containers.retention(), worker.orphanGrace());
     }
 }

@@ -23,8 +23,8 @@ public class DispatchQueries {
         try {
             return store.list(status, limit, after);
         } catch (IllegalArgumentException e) {
-            throw new RequestRefused(RequestRefused.Reason.INVALID_CURSOR,
-                    "after must be the id of a dispatch from a previous page");
+            throw new RequestRefused(
+                    RequestRefused.Reason.INVALID_CURSOR, "after must be the id of a dispatch from a previous page");
         } catch (StoreException e) {
             throw RequestRefused.storeUnavailable();
         }

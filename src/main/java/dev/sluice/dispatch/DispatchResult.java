@@ -14,8 +14,22 @@ import dev.sluice.output.Overflow;
  * {@code stderr} are bounded by their caps; an overflow is present exactly
  * when its stream was truncated.
  */
-@JsonPropertyOrder({"dispatchId", "status", "exitCode", "error", "image", "startedAt", "finishedAt", "durationMs",
-        "stdout", "stderr", "stdoutOverflow", "stderrOverflow", "logs", "metadata"})
+@JsonPropertyOrder({
+    "dispatchId",
+    "status",
+    "exitCode",
+    "error",
+    "image",
+    "startedAt",
+    "finishedAt",
+    "durationMs",
+    "stdout",
+    "stderr",
+    "stdoutOverflow",
+    "stderrOverflow",
+    "logs",
+    "metadata"
+})
 public record DispatchResult(
         String dispatchId,
         Dispatch.Status status,
@@ -37,8 +51,7 @@ public record DispatchResult(
      * abnormally. {@code code} is stable and meant for programs; {@code message}
      * is for people.
      */
-    public record Error(String code, String message) {
-    }
+    public record Error(String code, String message) {}
 
     /**
      * Where the full streams can be read while the container is retained.
@@ -48,6 +61,5 @@ public record DispatchResult(
      * @param recovered       true when the output was read back from the
      *                        runtime's log rather than captured live
      */
-    public record Logs(String stdout, String stderr, boolean possiblyRotated, boolean recovered) {
-    }
+    public record Logs(String stdout, String stderr, boolean possiblyRotated, boolean recovered) {}
 }

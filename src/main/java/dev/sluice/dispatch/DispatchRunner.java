@@ -41,8 +41,15 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private final Clock clock;
     private final String workerId;
 
-    DispatchRunner(ContainerRuntime runtime, ContainerLogs logs, DispatchTransitions transitions, Finisher finisher,
-            SecretVault vault, LogRetention retention, Clock clock, String workerId) {
+    DispatchRunner(
+            ContainerRuntime runtime,
+            ContainerLogs logs,
+            DispatchTransitions transitions,
+            Finisher finisher,
+            SecretVault vault,
+            LogRetention retention,
+            Clock clock,
+            String workerId) {
         this.runtime = runtime;
         this.logs = logs;
         this.transitions = transitions;
@@ -94,7 +101,12 @@ final class DispatchRunner implements DispatchScheduler.Runner {
      * reads its whole log back. The output comes from the runtime's log, so the
      * result says it was recovered.
      */
-    void resume(String id, DispatchSpec spec, Execution execution, Instant storedStart, boolean cancelRequested,
+    void resume(
+            String id,
+            DispatchSpec spec,
+            Execution execution,
+            Instant storedStart,
+            boolean cancelRequested,
             String containerId) {
         try {
             execution.containerCreated(containerId);
@@ -111,8 +123,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 }
                 return;
             }
-            Instant startedAt = storedStart != null ? storedStart
-                    : container.startedAt() != null ? container.startedAt() : now();
+            Instant startedAt =
+                    storedStart != null ? storedStart : container.startedAt() != null ? container.startedAt() : now();
             transitions.markRunning(id, startedAt);
             Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap());
             int exitCode;
@@ -180,25 +192,43 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         boolean recovered = false;
         if (!end.clean()) {
             // The live stream was cut (engine restart, network): the runtime's log has it all.
-            LOG.warnf("dispatch %s: output stream ended early (%s); reading it back from the runtime log", id,
-                    end.readFailure() != null ? end.readFailure() : "cut inside a frame");
+            LOG.warnf(
+                    "dispatch %s: output stream ended early (%s); reading it back from the runtime log",
+                    id, end.readFailure() != null ? end.readFailure() : "cut inside a frame");
             capture = new Capture(id, spec.stdoutCap(), spec.stderrCap());
             logs.replay(containerId, capture);
             recovered = true;
         }
-        return ending(id, spec, execution.stopReason(), exitCode, containerId, startedAt, finishedAt, capture,
-                recovered);
+        return ending(
+                id, spec, execution.stopReason(), exitCode, containerId, startedAt, finishedAt, capture, recovered);
     }
 
-    private Ending ending(String id, DispatchSpec spec, Execution.StopReason stop, int exitCode, String containerId,
-            Instant startedAt, Instant finishedAt, Capture capture, boolean recovered) {
-        Dispatch.Status status = stop != null ? stop.status
-                : exitCode == 0 ? Dispatch.Status.SUCCEEDED : Dispatch.Status.FAILED;
+    private Ending ending(
+            String id,
+            DispatchSpec spec,
+            Execution.StopReason stop,
+            int exitCode,
+            String containerId,
+            Instant startedAt,
+            Instant finishedAt,
+            Capture capture,
+            boolean recovered) {
+        Dispatch.Status status =
+                stop != null ? stop.status : exitCode == 0 ? Dispatch.Status.SUCCEEDED : Dispatch.Status.FAILED;
         SecretMasker masker = vault.maskerFor(id);
         CrashPoint.AFTER_EXIT.reached();
-        return new Ending(id, spec, status, exitCode, exitError(containerId, exitCode, stop), startedAt, finishedAt,
-                capture.finishStdout(masker), capture.finishStderr(masker),
-                retention.possiblyRotated(capture.bytesWritten()), recovered);
+        return new Ending(
+                id,
+                spec,
+                status,
+                exitCode,
+                exitError(containerId, exitCode, stop),
+                startedAt,
+                finishedAt,
+                capture.finishStdout(masker),
+                capture.finishStderr(masker),
+                retention.possiblyRotated(capture.bytesWritten()),
+                recovered);
     }
 
     /** SIGKILL from the kernel's OOM killer looks like any 137; the engine knows which it was. */
@@ -206,7 +236,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         if (exitCode != 137 || stop != null) {
             return null;
         }
-        boolean oom = runtime.inspect(containerId).map(ContainerState::oomKilled).orElse(false);
+        boolean oom =
+                runtime.inspect(containerId).map(ContainerState::oomKilled).orElse(false);
         return oom ? Errors.OUT_OF_MEMORY : null;
     }
 
@@ -215,9 +246,17 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         if (spec.secrets() != null) {
             env.putAll(spec.secrets());
         }
-        return new ContainerSpec(spec.image(), spec.command(), env, spec.workingDir(), spec.input() != null,
-                Map.of(Labels.DISPATCH_ID, id, Labels.WORKER_ID, workerId), spec.memoryBytes(), spec.nanoCpus(),
-                spec.pids(), spec.network());
+        return new ContainerSpec(
+                spec.image(),
+                spec.command(),
+                env,
+                spec.workingDir(),
+                spec.input() != null,
+                Map.of(Labels.DISPATCH_ID, id, Labels.WORKER_ID, workerId),
+                spec.memoryBytes(),
+                spec.nanoCpus(),
+                spec.pids(),
+                spec.network());
     }
 
     private void failed(String id, DispatchSpec spec, RuntimeException e) {

@@ -73,8 +73,13 @@ final class DispatchScheduler implements Drain.InFlight {
      * @param workers      runs each dispatch on a thread of its own
      * @param newExecution makes the in-flight state of a dispatch leaving the queue
      */
-    DispatchScheduler(Capacity capacity, ExecutorService workers, Runner runner, BooleanSupplier engineAvailable,
-            Function<String, Execution> newExecution, Clock clock) {
+    DispatchScheduler(
+            Capacity capacity,
+            ExecutorService workers,
+            Runner runner,
+            BooleanSupplier engineAvailable,
+            Function<String, Execution> newExecution,
+            Clock clock) {
         this.maxRunning = capacity.maxRunning();
         this.capacity = capacity.maxRunning() + capacity.maxQueued();
         this.maxQueueWait = capacity.maxQueueWait();

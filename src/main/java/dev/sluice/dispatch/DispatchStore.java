@@ -11,8 +11,8 @@ import java.util.Optional;
 import com.fasterxml.jackson.core.type.TypeReference;
 
 import dev.sluice.container.ContainerReaper;
-import dev.sluice.store.JsonColumns;
 import dev.sluice.store.Jdbc;
+import dev.sluice.store.JsonColumns;
 
 /**
  * Dispatch records in the relational store (H2 or PostgreSQL, one schema):
@@ -63,8 +63,8 @@ public class DispatchStore {
 
     /** The validated request of a dispatch, without secret values. */
     public Optional<DispatchSpec> spec(String id) {
-        return jdbc.one("SELECT spec FROM dispatches WHERE id = ?", row -> json.read(row.string(1), DispatchSpec.class),
-                id);
+        return jdbc.one(
+                "SELECT spec FROM dispatches WHERE id = ?", row -> json.read(row.string(1), DispatchSpec.class), id);
     }
 
     /**
@@ -107,8 +107,12 @@ public class DispatchStore {
             jdbc.query(
                             "SELECT id, status, finished_at FROM dispatches WHERE id IN (" + Jdbc.marks(batch.size())
                                     + ")",
-                            row -> Map.entry(row.string(1), new ContainerReaper.Ending(
-                                    Dispatch.Status.fromWire(row.string(2)).terminal(), row.instant(3))),
+                            row -> Map.entry(
+                                    row.string(1),
+                                    new ContainerReaper.Ending(
+                                            Dispatch.Status.fromWire(row.string(2))
+                                                    .terminal(),
+                                            row.instant(3))),
                             batch.toArray())
                     .forEach(e -> endings.put(e.getKey(), e.getValue()));
         }

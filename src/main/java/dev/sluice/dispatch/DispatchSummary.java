@@ -15,7 +15,13 @@ public record DispatchSummary(
         boolean stderrTruncated) {
 
     public static DispatchSummary of(DispatchResult result, long stdoutBytes, long stderrBytes) {
-        return new DispatchSummary(result.exitCode(), result.error(), result.durationMs(), stdoutBytes, stderrBytes,
-                result.stdoutOverflow() != null, result.stderrOverflow() != null);
+        return new DispatchSummary(
+                result.exitCode(),
+                result.error(),
+                result.durationMs(),
+                stdoutBytes,
+                stderrBytes,
+                result.stdoutOverflow() != null,
+                result.stderrOverflow() != null);
     }
 }

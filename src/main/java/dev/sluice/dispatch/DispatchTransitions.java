@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
-import dev.sluice.store.JsonColumns;
 import dev.sluice.store.Jdbc;
+import dev.sluice.store.JsonColumns;
 
 /**
  * The lifecycle's state machine in the store (DESIGN "Statuses"): queued,
@@ -79,8 +79,14 @@ final class DispatchTransitions {
         String sql = "UPDATE dispatches SET status = ?, result = ?, summary = ?, finished_at = ?, "
                 + "started_at = COALESCE(started_at, ?) WHERE id = ? AND " + from.condition;
         return jdbc.transaction("store result", tx -> {
-            if (tx.update(sql, result.status().wire(), json.write(result), json.write(summary), result.finishedAt(),
-                            result.startedAt(), result.dispatchId())
+            if (tx.update(
+                            sql,
+                            result.status().wire(),
+                            json.write(result),
+                            json.write(summary),
+                            result.finishedAt(),
+                            result.startedAt(),
+                            result.dispatchId())
                     == 0) {
                 return false;
             }
@@ -95,8 +101,7 @@ final class DispatchTransitions {
      * makes, in one transaction. Rows are locked with {@code FOR UPDATE SKIP
      * LOCKED}, so live replicas sweeping at once share the work.
      */
-    List<DispatchResult> closeLost(
-            String me, Instant now, int limit, Outbox outbox, Function<Lost, Closing> close) {
+    List<DispatchResult> closeLost(String me, Instant now, int limit, Outbox outbox, Function<Lost, Closing> close) {
         String select = "SELECT d.id, d.spec, d.started_at FROM dispatches d WHERE d.status NOT IN " + TERMINAL
                 + " AND d.worker_id <> ? AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = d.worker_id "
                 + "AND w.lease_until >= ?) ORDER BY d.seq LIMIT ? FOR UPDATE SKIP LOCKED";
@@ -113,8 +118,13 @@ final class DispatchTransitions {
             for (Lost l : lost) {
                 Closing closing = close.apply(l);
                 DispatchResult r = closing.result();
-                if (tx.update(update, r.status().wire(), json.write(r), json.write(closing.summary()),
-                                r.finishedAt(), l.id())
+                if (tx.update(
+                                update,
+                                r.status().wire(),
+                                json.write(r),
+                                json.write(closing.summary()),
+                                r.finishedAt(),
+                                l.id())
                         > 0) {
                     outbox.enqueue(tx, l.id(), r.finishedAt());
                     closed.add(r);

@@ -36,7 +36,9 @@ record Ending(
     }
 
     DispatchResult result() {
-        Long durationMs = startedAt == null ? null : Duration.between(startedAt, finishedAt).toMillis();
+        Long durationMs = startedAt == null
+                ? null
+                : Duration.between(startedAt, finishedAt).toMillis();
         return new DispatchResult(
                 id,
                 status,

@@ -26,8 +26,8 @@ final class Errors {
     static final DispatchResult.Error WORKER_ERROR =
             new DispatchResult.Error("worker_error", "the worker failed while running this dispatch");
 
-    static final DispatchResult.Error OUT_OF_MEMORY = new DispatchResult.Error(
-            "out_of_memory", "the container was killed for exceeding its memory limit");
+    static final DispatchResult.Error OUT_OF_MEMORY =
+            new DispatchResult.Error("out_of_memory", "the container was killed for exceeding its memory limit");
 
     /** What the engine refused or failed at, in the engine's own short words. */
     static DispatchResult.Error of(ContainerException e) {

@@ -51,8 +51,18 @@ final class Finisher {
      */
     List<String> closeLost(String me, Instant now, int limit) {
         List<DispatchResult> closed = transitions.closeLost(me, now, limit, outbox, lost -> {
-            Ending ending = new Ending(lost.id(), lost.spec(), Dispatch.Status.ERROR, null, Errors.WORKER_LOST,
-                    lost.startedAt(), now, Ending.EMPTY, Ending.EMPTY, false, false);
+            Ending ending = new Ending(
+                    lost.id(),
+                    lost.spec(),
+                    Dispatch.Status.ERROR,
+                    null,
+                    Errors.WORKER_LOST,
+                    lost.startedAt(),
+                    now,
+                    Ending.EMPTY,
+                    Ending.EMPTY,
+                    false,
+                    false);
             DispatchResult result = ending.result();
             return new DispatchTransitions.Closing(result, ending.summary(result));
         });

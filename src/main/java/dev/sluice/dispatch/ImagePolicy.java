@@ -2,8 +2,8 @@ package dev.sluice.dispatch;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Collectors;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /** The image allow-list: a dispatch of any other image is refused before anything is created. */
 public final class ImagePolicy {
@@ -11,7 +11,11 @@ public final class ImagePolicy {
     private final List<Pattern> allowed;
 
     public ImagePolicy(List<String> patterns) {
-        this.allowed = patterns.stream().map(String::strip).filter(p -> !p.isEmpty()).map(ImagePolicy::glob).toList();
+        this.allowed = patterns.stream()
+                .map(String::strip)
+                .filter(p -> !p.isEmpty())
+                .map(ImagePolicy::glob)
+                .toList();
     }
 
     public boolean allows(String image) {
@@ -19,6 +23,7 @@ public final class ImagePolicy {
     }
 
     private static Pattern glob(String pattern) {
-        return Pattern.compile(Arrays.stream(pattern.split("\\*", -1)).map(Pattern::quote).collect(Collectors.joining(".*")));
+        return Pattern.compile(
+                Arrays.stream(pattern.split("\\*", -1)).map(Pattern::quote).collect(Collectors.joining(".*")));
     }
 }

@@ -8,8 +8,8 @@ import java.util.Optional;
 import org.jboss.logging.Logger;
 
 import dev.sluice.container.ContainerStopper;
-import dev.sluice.store.JsonColumns;
 import dev.sluice.store.Jdbc;
+import dev.sluice.store.JsonColumns;
 import dev.sluice.worker.Reconciler;
 
 /** Carries out what reconciliation decides (ADR 0010), through the same scheduler, runner and finish path as any dispatch. */
@@ -18,8 +18,8 @@ final class Takeover implements Reconciler.Lifecycle {
     private static final Logger LOG = Logger.getLogger(Takeover.class);
 
     /** What taking a dispatch over needs from its record. */
-    private record Held(DispatchSpec spec, Dispatch.Status status, boolean cancelRequested, Instant createdAt,
-            Instant startedAt) {}
+    private record Held(
+            DispatchSpec spec, Dispatch.Status status, boolean cancelRequested, Instant createdAt, Instant startedAt) {}
 
     private final Jdbc jdbc;
     private final JsonColumns json;
@@ -30,8 +30,15 @@ final class Takeover implements Reconciler.Lifecycle {
     private final ContainerStopper stopper;
     private final Clock clock;
 
-    Takeover(Jdbc jdbc, JsonColumns json, DispatchTransitions transitions, DispatchScheduler scheduler,
-            DispatchRunner runner, Finisher finisher, ContainerStopper stopper, Clock clock) {
+    Takeover(
+            Jdbc jdbc,
+            JsonColumns json,
+            DispatchTransitions transitions,
+            DispatchScheduler scheduler,
+            DispatchRunner runner,
+            Finisher finisher,
+            ContainerStopper stopper,
+            Clock clock) {
         this.jdbc = jdbc;
         this.json = json;
         this.transitions = transitions;
@@ -47,9 +54,12 @@ final class Takeover implements Reconciler.Lifecycle {
         return jdbc.query(
                 "SELECT id, status, container_id, has_secrets, created_at FROM dispatches WHERE worker_id = ? "
                         + "AND status NOT IN " + DispatchTransitions.TERMINAL + " ORDER BY seq",
-                row -> new Reconciler.Unfinished(row.string("id"),
+                row -> new Reconciler.Unfinished(
+                        row.string("id"),
                         Dispatch.Status.fromWire(row.string("status")) == Dispatch.Status.RUNNING,
-                        row.string("container_id"), row.bool("has_secrets"), row.instant("created_at")),
+                        row.string("container_id"),
+                        row.bool("has_secrets"),
+                        row.instant("created_at")),
                 workerId);
     }
 
@@ -73,8 +83,9 @@ final class Takeover implements Reconciler.Lifecycle {
 
     @Override
     public void closeContainerLost(String dispatchId) {
-        held(dispatchId).ifPresent(held -> finisher.finish(Ending.withoutOutput(
-                dispatchId, held.spec(), Dispatch.Status.ERROR, Errors.CONTAINER_LOST, clock.instant())));
+        held(dispatchId)
+                .ifPresent(held -> finisher.finish(Ending.withoutOutput(
+                        dispatchId, held.spec(), Dispatch.Status.ERROR, Errors.CONTAINER_LOST, clock.instant())));
     }
 
     @Override
@@ -88,8 +99,16 @@ final class Takeover implements Reconciler.Lifecycle {
 
     @Override
     public void resume(String dispatchId, String containerId) {
-        held(dispatchId).ifPresent(held -> scheduler.adopt(dispatchId, execution -> runner.resume(dispatchId,
-                held.spec(), execution, held.startedAt(), held.cancelRequested(), containerId)));
+        held(dispatchId)
+                .ifPresent(held -> scheduler.adopt(
+                        dispatchId,
+                        execution -> runner.resume(
+                                dispatchId,
+                                held.spec(),
+                                execution,
+                                held.startedAt(),
+                                held.cancelRequested(),
+                                containerId)));
     }
 
     @Override
@@ -100,9 +119,12 @@ final class Takeover implements Reconciler.Lifecycle {
     private Optional<Held> held(String dispatchId) {
         return jdbc.one(
                 "SELECT spec, status, cancel_requested, created_at, started_at FROM dispatches WHERE id = ?",
-                row -> new Held(json.read(row.string("spec"), DispatchSpec.class),
-                        Dispatch.Status.fromWire(row.string("status")), row.bool("cancel_requested"),
-                        row.instant("created_at"), row.instant("started_at")),
+                row -> new Held(
+                        json.read(row.string("spec"), DispatchSpec.class),
+                        Dispatch.Status.fromWire(row.string("status")),
+                        row.bool("cancel_requested"),
+                        row.instant("created_at"),
+                        row.instant("started_at")),
                 dispatchId);
     }
 }

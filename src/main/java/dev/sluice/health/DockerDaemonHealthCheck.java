@@ -25,7 +25,8 @@ public class DockerDaemonHealthCheck implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         EngineMonitor.Availability last = engine.last();
-        var response = HealthCheckResponse.named("docker").status(last.available())
+        var response = HealthCheckResponse.named("docker")
+                .status(last.available())
                 .withData("checkedAt", last.checkedAt().toString());
         if (last.problem() != null) {
             response.withData("problem", last.problem());

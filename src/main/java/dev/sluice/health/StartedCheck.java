@@ -19,6 +19,9 @@ public class StartedCheck implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        return HealthCheckResponse.named("started").up().withData("store", database.kind()).build();
+        return HealthCheckResponse.named("started")
+                .up()
+                .withData("store", database.kind())
+                .build();
     }
 }

@@ -26,12 +26,15 @@ public class StoreHealthCheck implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         var response = HealthCheckResponse.named("store").withData("kind", database.kind());
-        try (Connection c = database.dataSource().getConnection(); Statement s = c.createStatement()) {
+        try (Connection c = database.dataSource().getConnection();
+                Statement s = c.createStatement()) {
             s.setQueryTimeout(TIMEOUT_SECONDS);
             s.execute("SELECT 1");
             return response.up().build();
         } catch (SQLException e) {
-            return response.down().withData("problem", "the store did not answer").build();
+            return response.down()
+                    .withData("problem", "the store did not answer")
+                    .build();
         }
     }
 }

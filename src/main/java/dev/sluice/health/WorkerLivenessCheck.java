@@ -23,6 +23,9 @@ public class WorkerLivenessCheck implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        return HealthCheckResponse.named("worker").up().withData("id", worker.id()).build();
+        return HealthCheckResponse.named("worker")
+                .up()
+                .withData("id", worker.id())
+                .build();
     }
 }

@@ -35,6 +35,7 @@ public final class OutputCollector {
 
     /** How far, as a fraction of a kept part, a cut may move to land on a line break. */
     private static final int LINE_SEARCH_DIVISOR = 8;
+
     private static final int MAX_LINE_SEARCH = 8192;
 
     private final int cap;
@@ -50,12 +51,14 @@ public final class OutputCollector {
      */
     public OutputCollector(String stream, int cap, String fullLog) {
         if (cap < MIN_CAP || cap > MAX_CAP) {
-            throw new IllegalArgumentException("a cap must be at least " + MIN_CAP + " bytes, to leave room for the truncation marker, and at most " + MAX_CAP + "; got " + cap);
+            throw new IllegalArgumentException("a cap must be at least " + MIN_CAP
+                    + " bytes, to leave room for the truncation marker, and at most " + MAX_CAP + "; got " + cap);
         }
         this.cap = cap;
         this.marker = new TruncationMarker(stream, fullLog);
         if (marker.worstCaseLength() >= cap / 2) {
-            throw new IllegalArgumentException("the truncation marker for " + fullLog + " does not fit a cap of " + cap);
+            throw new IllegalArgumentException(
+                    "the truncation marker for " + fullLog + " does not fit a cap of " + cap);
         }
         int headCapacity = cap / HEAD_SHARE_DIVISOR;
         this.head = new HeadBuffer(headCapacity, INITIAL_BUFFER);

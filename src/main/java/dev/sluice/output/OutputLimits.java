@@ -13,13 +13,17 @@ public record OutputLimits(int stdoutCap, int stderrCap, int maxStdoutCap, int m
         List<String> problems = new ArrayList<>();
         int stdout = cap("sluice.output.stdout-cap", config.stdoutCap().asLongValue(), problems);
         int stderr = cap("sluice.output.stderr-cap", config.stderrCap().asLongValue(), problems);
-        int maxStdout = cap("sluice.output.max-stdout-cap", config.maxStdoutCap().asLongValue(), problems);
-        int maxStderr = cap("sluice.output.max-stderr-cap", config.maxStderrCap().asLongValue(), problems);
+        int maxStdout =
+                cap("sluice.output.max-stdout-cap", config.maxStdoutCap().asLongValue(), problems);
+        int maxStderr =
+                cap("sluice.output.max-stderr-cap", config.maxStderrCap().asLongValue(), problems);
         if (problems.isEmpty() && stdout > maxStdout) {
-            problems.add("sluice.output.stdout-cap (" + stdout + " bytes) exceeds sluice.output.max-stdout-cap (" + maxStdout + ")");
+            problems.add("sluice.output.stdout-cap (" + stdout + " bytes) exceeds sluice.output.max-stdout-cap ("
+                    + maxStdout + ")");
         }
         if (problems.isEmpty() && stderr > maxStderr) {
-            problems.add("sluice.output.stderr-cap (" + stderr + " bytes) exceeds sluice.output.max-stderr-cap (" + maxStderr + ")");
+            problems.add("sluice.output.stderr-cap (" + stderr + " bytes) exceeds sluice.output.max-stderr-cap ("
+                    + maxStderr + ")");
         }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid output caps: " + String.join("; ", problems));

@@ -1,7 +1,7 @@
 package dev.sluice.output;
 
-import jakarta.inject.Singleton;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
 
 import io.quarkus.runtime.Startup;
 

@@ -9,5 +9,4 @@ package dev.sluice.output;
  * @param droppedBytes  the bytes of the stream between the kept head and tail,
  *                      which the string does not show
  */
-public record Overflow(long originalBytes, long keptBytes, long droppedBytes) {
-}
+public record Overflow(long originalBytes, long keptBytes, long droppedBytes) {}

@@ -24,8 +24,11 @@ public final class SecretMasker {
     private final int longest;
 
     public SecretMasker(Collection<String> values) {
-        this.secrets = values.stream().filter(v -> v != null && !v.isEmpty())
-                .map(v -> v.getBytes(StandardCharsets.UTF_8)).distinct().toList();
+        this.secrets = values.stream()
+                .filter(v -> v != null && !v.isEmpty())
+                .map(v -> v.getBytes(StandardCharsets.UTF_8))
+                .distinct()
+                .toList();
         this.longest = secrets.stream().mapToInt(s -> s.length).max().orElse(0);
     }
 

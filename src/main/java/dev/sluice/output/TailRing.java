@@ -19,6 +19,7 @@ final class TailRing {
     private int size;
     /** Where the next byte goes once the ring has wrapped; 0 before. */
     private int next;
+
     private boolean wrapped;
 
     TailRing(int capacity, int initialSize) {

@@ -23,8 +23,8 @@ final class TruncationMarker {
 
     /** The marker, with its framing newlines, for the given counts. */
     String render(long dropped, long original) {
-        return "\n[... sluice: " + dropped + " of " + original + " bytes of " + stream
-                + " omitted; full log: " + fullLog + " ...]\n";
+        return "\n[... sluice: " + dropped + " of " + original + " bytes of " + stream + " omitted; full log: "
+                + fullLog + " ...]\n";
     }
 
     /** Room to reserve for the marker of a stream of {@code original} bytes, whatever gets dropped. */

@@ -16,8 +16,7 @@ final class Utf8 {
     /** {@link #unit} result for a well-formed sequence that the buffer ends in the middle of. */
     static final int INCOMPLETE = 0;
 
-    private Utf8() {
-    }
+    private Utf8() {}
 
     static boolean isContinuation(byte b) {
         return (b & 0xC0) == 0x80;
@@ -112,8 +111,11 @@ final class Utf8 {
             case 1 -> out.append((char) b0);
             case 2 -> out.append((char) (((b0 & 0x1F) << 6) | (b[pos + 1] & 0x3F)));
             case 3 -> out.append((char) (((b0 & 0x0F) << 12) | ((b[pos + 1] & 0x3F) << 6) | (b[pos + 2] & 0x3F)));
-            default -> out.appendCodePoint(((b0 & 0x07) << 18) | ((b[pos + 1] & 0x3F) << 12)
-                    | ((b[pos + 2] & 0x3F) << 6) | (b[pos + 3] & 0x3F));
+            default ->
+                out.appendCodePoint(((b0 & 0x07) << 18)
+                        | ((b[pos + 1] & 0x3F) << 12)
+                        | ((b[pos + 2] & 0x3F) << 6)
+                        | (b[pos + 3] & 0x3F));
         }
     }
 }

@@ -32,7 +32,8 @@ public enum CrashPoint {
         if (value == null || value.isBlank()) {
             return null;
         }
-        CrashPoint point = CrashPoint.valueOf(value.strip().toUpperCase(Locale.ROOT).replace('-', '_'));
+        CrashPoint point =
+                CrashPoint.valueOf(value.strip().toUpperCase(Locale.ROOT).replace('-', '_'));
         Logger.getLogger(CrashPoint.class).warnf("CHAOS: this worker halts when any dispatch reaches %s", point);
         return point;
     }

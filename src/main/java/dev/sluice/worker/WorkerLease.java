@@ -28,7 +28,10 @@ public final class WorkerLease {
         Instant until = clock.instant().plus(lease);
         jdbc.transaction("renew worker lease", tx -> {
             if (tx.update("UPDATE workers SET lease_until = ? WHERE id = ?", until, workerId) == 0) {
-                tx.update("INSERT INTO workers (id, lease_until, started_at) VALUES (?, ?, ?)", workerId, until,
+                tx.update(
+                        "INSERT INTO workers (id, lease_until, started_at) VALUES (?, ?, ?)",
+                        workerId,
+                        until,
                         startedAt);
             }
             return null;

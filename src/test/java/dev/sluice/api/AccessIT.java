@@ -17,19 +17,42 @@ class AccessIT {
 
     @Test
     void v1RequiresABearerToken() {
-        given().get("/v1/dispatches").then().statusCode(401).contentType(Problem.MEDIA_TYPE)
+        given().get("/v1/dispatches")
+                .then()
+                .statusCode(401)
+                .contentType(Problem.MEDIA_TYPE)
                 .header("WWW-Authenticate", "Bearer");
-        given().header("Authorization", "Bearer wrong").get("/v1/dispatches").then().statusCode(401);
-        given().header("Authorization", "Basic dG9rZW4tYWxwaGE=").get("/v1/dispatches").then().statusCode(401);
-        given().header("Authorization", "Bearer token-alpha").get("/v1/dispatches").then().statusCode(200);
-        given().header("Authorization", "bearer token-beta").get("/v1/dispatches").then().statusCode(200);
+        given().header("Authorization", "Bearer wrong")
+                .get("/v1/dispatches")
+                .then()
+                .statusCode(401);
+        given().header("Authorization", "Basic dG9rZW4tYWxwaGE=")
+                .get("/v1/dispatches")
+                .then()
+                .statusCode(401);
+        given().header("Authorization", "Bearer token-alpha")
+                .get("/v1/dispatches")
+                .then()
+                .statusCode(200);
+        given().header("Authorization", "bearer token-beta")
+                .get("/v1/dispatches")
+                .then()
+                .statusCode(200);
     }
 
     @Test
     void aRefusedPostCreatesNothing() {
-        given().contentType(ContentType.JSON).body(script("echo hi")).post("/v1/dispatches").then().statusCode(401);
-        given().header("Authorization", "Bearer token-alpha").queryParam("limit", 1).get("/v1/dispatches").then()
-                .statusCode(200).body("items", org.hamcrest.Matchers.empty());
+        given().contentType(ContentType.JSON)
+                .body(script("echo hi"))
+                .post("/v1/dispatches")
+                .then()
+                .statusCode(401);
+        given().header("Authorization", "Bearer token-alpha")
+                .queryParam("limit", 1)
+                .get("/v1/dispatches")
+                .then()
+                .statusCode(200)
+                .body("items", org.hamcrest.Matchers.empty());
     }
 
     @Test

@@ -36,24 +36,45 @@ class DispatchValidationTest {
                 Arguments.of("{\"image\":\"x\",\"timeout\":\"PT7H\"}", 422, List.of("timeout")),
                 Arguments.of("{\"image\":\"x\",\"timeout\":\"soon\"}", 422, List.of("timeout")),
                 Arguments.of("{\"image\":\"x\",\"timeout\":\"-PT1S\"}", 422, List.of("timeout")),
-                Arguments.of("{\"image\":\"x\",\"resources\":{\"memoryBytes\":99999999999999}}", 422,
+                Arguments.of(
+                        "{\"image\":\"x\",\"resources\":{\"memoryBytes\":99999999999999}}",
+                        422,
                         List.of("resources.memoryBytes")),
-                Arguments.of("{\"image\":\"x\",\"resources\":{\"memoryBytes\":1024}}", 422, List.of("resources.memoryBytes")),
+                Arguments.of(
+                        "{\"image\":\"x\",\"resources\":{\"memoryBytes\":1024}}",
+                        422,
+                        List.of("resources.memoryBytes")),
                 Arguments.of("{\"image\":\"x\",\"resources\":{\"cpus\":64}}", 422, List.of("resources.cpus")),
                 Arguments.of("{\"image\":\"x\",\"resources\":{\"pids\":0}}", 422, List.of("resources.pids")),
-                Arguments.of("{\"image\":\"x\",\"resources\":{\"memoryBytes\":\"1G\"}}", 422, List.of("resources.memoryBytes")),
-                Arguments.of("{\"image\":\"x\",\"output\":{\"stdoutCapBytes\":17000000}}", 422, List.of("output.stdoutCapBytes")),
-                Arguments.of("{\"image\":\"x\",\"output\":{\"stderrCapBytes\":100}}", 422, List.of("output.stderrCapBytes")),
+                Arguments.of(
+                        "{\"image\":\"x\",\"resources\":{\"memoryBytes\":\"1G\"}}",
+                        422,
+                        List.of("resources.memoryBytes")),
+                Arguments.of(
+                        "{\"image\":\"x\",\"output\":{\"stdoutCapBytes\":17000000}}",
+                        422,
+                        List.of("output.stdoutCapBytes")),
+                Arguments.of(
+                        "{\"image\":\"x\",\"output\":{\"stderrCapBytes\":100}}", 422, List.of("output.stderrCapBytes")),
                 Arguments.of("{\"image\":\"x\",\"network\":\"host\"}", 422, List.of("network")),
                 Arguments.of("{\"image\":\"x\",\"workingDir\":\"relative\"}", 422, List.of("workingDir")),
                 Arguments.of("{\"image\":\"x\",\"env\":{\"BAD-NAME\":\"v\"}}", 422, List.of("env.BAD-NAME")),
-                Arguments.of("{\"image\":\"x\",\"env\":{\"A\":\"1\"},\"secrets\":{\"A\":\"s3cret\"}}", 422, List.of("secrets.A")),
+                Arguments.of(
+                        "{\"image\":\"x\",\"env\":{\"A\":\"1\"},\"secrets\":{\"A\":\"s3cret\"}}",
+                        422,
+                        List.of("secrets.A")),
                 Arguments.of("{\"image\":\"x\",\"command\":[\"ok\",2]}", 422, List.of("command.1")),
-                Arguments.of("{\"image\":\"x\",\"callbackUrl\":\"ftp://example.com/hook\"}", 422, List.of("callbackUrl")),
+                Arguments.of(
+                        "{\"image\":\"x\",\"callbackUrl\":\"ftp://example.com/hook\"}", 422, List.of("callbackUrl")),
                 Arguments.of("{\"image\":\"x\",\"callbackUrl\":\"not a url\"}", 422, List.of("callbackUrl")),
-                Arguments.of("{\"image\":\"x\",\"metadata\":{\"big\":\"" + "m".repeat(17_000) + "\"}}", 422, List.of("metadata")),
+                Arguments.of(
+                        "{\"image\":\"x\",\"metadata\":{\"big\":\"" + "m".repeat(17_000) + "\"}}",
+                        422,
+                        List.of("metadata")),
                 // Several problems at once are all named.
-                Arguments.of("{\"id\":\"!\",\"timeout\":\"x\",\"resources\":{\"pids\":-1}}", 422,
+                Arguments.of(
+                        "{\"id\":\"!\",\"timeout\":\"x\",\"resources\":{\"pids\":-1}}",
+                        422,
                         List.of("id", "image", "timeout", "resources.pids")),
                 Arguments.of("{not json", 400, List.of()),
                 Arguments.of("[1,2]", 400, List.of()),
@@ -73,8 +94,8 @@ class DispatchValidationTest {
         assertThat(response.jsonPath().getString("title")).isNotBlank();
         assertThat(response.jsonPath().getInt("status")).isEqualTo(status);
         assertThat(response.jsonPath().getString("detail")).isNotBlank();
-        assertThat(response.jsonPath().getList("errors.field", String.class)).containsExactlyInAnyOrderElementsOf(
-                fields.isEmpty() ? List.of() : fields);
+        assertThat(response.jsonPath().getList("errors.field", String.class))
+                .containsExactlyInAnyOrderElementsOf(fields.isEmpty() ? List.of() : fields);
         assertNoLeak(response.asString());
         assertThat(newest()).isEqualTo(before);
     }
@@ -83,7 +104,10 @@ class DispatchValidationTest {
     @MethodSource("invalidBodies")
     void secretValuesNeverComeBackInAProblem(String body, int status, List<String> fields) {
         String withSecret = body.replace("s3cret", "TOPSECRET-value");
-        String answer = given().contentType(ContentType.JSON).body(withSecret).post("/v1/dispatches").asString();
+        String answer = given().contentType(ContentType.JSON)
+                .body(withSecret)
+                .post("/v1/dispatches")
+                .asString();
         assertThat(answer).doesNotContain("TOPSECRET-value");
     }
 
@@ -97,33 +121,53 @@ class DispatchValidationTest {
 
         // A stream body has no declared length: it goes out chunked.
         Response chunked = given().contentType(ContentType.JSON)
-                .body(new java.io.ByteArrayInputStream(huge.getBytes())).post("/v1/dispatches");
+                .body(new java.io.ByteArrayInputStream(huge.getBytes()))
+                .post("/v1/dispatches");
         chunked.then().statusCode(413).contentType(Problem.MEDIA_TYPE);
         assertThat(newest()).isEqualTo(before);
     }
 
     @org.junit.jupiter.api.Test
     void otherRefusalsAreProblemsToo() {
-        given().contentType(ContentType.TEXT).body("image").post("/v1/dispatches").then().statusCode(415)
+        given().contentType(ContentType.TEXT)
+                .body("image")
+                .post("/v1/dispatches")
+                .then()
+                .statusCode(415)
                 .contentType(Problem.MEDIA_TYPE);
         given().put("/v1/dispatches/x").then().statusCode(405).contentType(Problem.MEDIA_TYPE);
         given().get("/v1/dispatches/does-not-exist").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         given().delete("/v1/dispatches/does-not-exist").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
-        given().queryParam("status", "sleeping").get("/v1/dispatches").then().statusCode(422)
+        given().queryParam("status", "sleeping")
+                .get("/v1/dispatches")
+                .then()
+                .statusCode(422)
                 .contentType(Problem.MEDIA_TYPE);
         given().queryParam("limit", 0).get("/v1/dispatches").then().statusCode(422);
         given().queryParam("limit", 101).get("/v1/dispatches").then().statusCode(422);
-        given().queryParam("after", "d-never-listed").get("/v1/dispatches").then().statusCode(422);
+        given().queryParam("after", "d-never-listed")
+                .get("/v1/dispatches")
+                .then()
+                .statusCode(422);
     }
 
     private static void assertNoLeak(String body) {
-        assertThat(body).doesNotContain("Exception").doesNotContain("java.").doesNotContain("com.fasterxml")
-                .doesNotContain("dev.sluice").doesNotContain("\tat ");
+        assertThat(body)
+                .doesNotContain("Exception")
+                .doesNotContain("java.")
+                .doesNotContain("com.fasterxml")
+                .doesNotContain("dev.sluice")
+                .doesNotContain("\tat ");
     }
 
     /** The newest dispatch's id: it changes exactly when something is created. */
     private static String newest() {
-        return given().queryParam("limit", 1).get("/v1/dispatches").then().statusCode(200).extract()
-                .jsonPath().getString("items[0].id");
+        return given().queryParam("limit", 1)
+                .get("/v1/dispatches")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getString("items[0].id");
     }
 }

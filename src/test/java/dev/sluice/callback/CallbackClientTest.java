@@ -24,15 +24,21 @@ class CallbackClientTest {
     private final Receiver receiver = Receiver.on("127.0.0.1");
     /** Where nothing may ever connect: a loopback address the allow-list does not name. */
     private final Receiver canary = Receiver.on("127.0.0.2");
+
     private final CallbackClient client = new CallbackClient(
             new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")), CallbackClientTest::lookup),
-            Duration.ofSeconds(2), Duration.ofSeconds(1), 8, 4, timer);
+            Duration.ofSeconds(2),
+            Duration.ofSeconds(1),
+            8,
+            4,
+            timer);
 
     /** Test names: one rebinds to the canary, one resolves to the canary and the receiver. */
     private static InetAddress[] lookup(String host) throws UnknownHostException {
         return switch (host) {
             case "rebind.test" -> new InetAddress[] {InetAddress.getByName("127.0.0.2")};
-            case "mixed.test" -> new InetAddress[] {InetAddress.getByName("127.0.0.2"), InetAddress.getByName("127.0.0.1")};
+            case "mixed.test" ->
+                new InetAddress[] {InetAddress.getByName("127.0.0.2"), InetAddress.getByName("127.0.0.1")};
             default -> InetAddress.getAllByName(host);
         };
     }
@@ -46,7 +52,8 @@ class CallbackClientTest {
     }
 
     private CallbackClient.Attempt post(String url) {
-        return client.post(URI.create(url), Map.of("webhook-id", "msg_x"), "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
+        return client.post(
+                URI.create(url), Map.of("webhook-id", "msg_x"), "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -113,9 +120,13 @@ class CallbackClientTest {
         // A refused connection is immediate; the generous deadline only keeps a slow first call from reading as one.
         try (CallbackClient patient = new CallbackClient(
                 new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")), CallbackClientTest::lookup),
-                Duration.ofSeconds(10), Duration.ofSeconds(30), 8, 4, timer)) {
-            CallbackClient.Attempt a = patient.post(URI.create("http://127.0.0.1:" + port + "/hook"), Map.of(),
-                    "{}".getBytes(StandardCharsets.UTF_8));
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(30),
+                8,
+                4,
+                timer)) {
+            CallbackClient.Attempt a = patient.post(
+                    URI.create("http://127.0.0.1:" + port + "/hook"), Map.of(), "{}".getBytes(StandardCharsets.UTF_8));
             assertThat(a.failure()).isEqualTo(CallbackClient.Failure.CONNECT);
         }
     }

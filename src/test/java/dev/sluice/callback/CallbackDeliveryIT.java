@@ -52,7 +52,8 @@ class CallbackDeliveryIT {
     }
 
     private static JsonPath awaitDelivery(String id, String state) {
-        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        return await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> get(id), r -> state.equals(r.getString("callback.state")));
     }
 
@@ -69,7 +70,9 @@ class CallbackDeliveryIT {
             assertThat(r.bodyText()).isEqualTo(requests.get(0).bodyText());
             assertThat(r.header("webhook-timestamp")).matches("\\d{10}");
             for (String secret : Signatures.TEST_SECRETS) {
-                assertThat(Signatures.verifies(r, secret)).as("signed with %s", secret).isTrue();
+                assertThat(Signatures.verifies(r, secret))
+                        .as("signed with %s", secret)
+                        .isTrue();
             }
         }
         JsonNode delivered = JSON.readTree(requests.get(0).body());
@@ -83,7 +86,9 @@ class CallbackDeliveryIT {
         assertThat(record.getString("callback.nextAttemptAt")).isNull();
         assertThat(record.getList("callback.history.status", Integer.class)).containsExactly(500, 500, 500, 500, 200);
         String metrics = given().get("/q/metrics").then().extract().asString();
-        assertThat(metrics).contains("sluice_callbacks_attempts_total").contains("sluice_callbacks_delivered_total")
+        assertThat(metrics)
+                .contains("sluice_callbacks_attempts_total")
+                .contains("sluice_callbacks_delivered_total")
                 .contains("sluice_callbacks_failures_total{reason=\"http_5xx\"}");
     }
 
@@ -92,14 +97,17 @@ class CallbackDeliveryIT {
         receiver.then(new Receiver.Hang());
         try (Receiver other = Receiver.on("127.0.0.1")) {
             String slow = dispatchTo(receiver.url("/slow"), "echo slow");
-            await().atMost(Duration.ofSeconds(20)).until(() -> receiver.requests().size() == 1);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> receiver.requests().size() == 1);
             String fast = dispatchTo(other.url("/fast"), "echo fast");
             awaitDelivery(fast, "delivered");
             // Delivered while the first attempt to the hanging receiver was still open.
-            assertThat(other.requests().get(0).at()).isBefore(receiver.requests().get(0).at().plusSeconds(2));
+            assertThat(other.requests().get(0).at())
+                    .isBefore(receiver.requests().get(0).at().plusSeconds(2));
 
             JsonPath record = awaitDelivery(slow, "delivered");
-            assertThat(record.getList("callback.history.error", String.class).get(0)).contains("timeout");
+            assertThat(record.getList("callback.history.error", String.class).get(0))
+                    .contains("timeout");
             assertThat(record.getInt("callback.attempts")).isEqualTo(2);
         }
     }
@@ -142,7 +150,8 @@ class CallbackDeliveryIT {
         List<Receiver.Request> requests = receiver.requests();
         assertThat(requests).hasSize(2);
         // The schedule alone would retry after 300 ms; the receiver asked for 2 s.
-        assertThat(Duration.between(requests.get(0).at(), requests.get(1).at())).isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+        assertThat(Duration.between(requests.get(0).at(), requests.get(1).at()))
+                .isGreaterThanOrEqualTo(Duration.ofMillis(1900));
     }
 
     @Test
@@ -155,12 +164,15 @@ class CallbackDeliveryIT {
         String id = dispatchTo("http://127.0.0.1:" + port + "/hook", "echo keep me");
         JsonPath dead = awaitDelivery(id, "dead");
         assertThat(dead.getInt("callback.attempts")).isEqualTo(5);
-        assertThat(dead.getList("callback.history.error", String.class)).hasSize(5)
+        assertThat(dead.getList("callback.history.error", String.class))
+                .hasSize(5)
                 .allMatch(e -> e.contains("connection refused"));
         String stored = new ObjectMapper().valueToTree(dead.getMap("result")).toString();
 
         try (Receiver back = Receiver.on("127.0.0.1", port)) {
-            given().post("/v1/dispatches/" + id + "/redeliver").then().statusCode(202)
+            given().post("/v1/dispatches/" + id + "/redeliver")
+                    .then()
+                    .statusCode(202)
                     .body("callback.state", org.hamcrest.Matchers.equalTo("pending"));
             JsonPath delivered = awaitDelivery(id, "delivered");
             assertThat(delivered.getInt("callback.attempts")).isEqualTo(6);
@@ -177,20 +189,29 @@ class CallbackDeliveryIT {
     void redeliverIsRefusedWhereThereIsNothingToDeliver() {
         String plain = submit(script("echo no callback"));
         awaitTerminal(plain);
-        given().post("/v1/dispatches/" + plain + "/redeliver").then().statusCode(409)
+        given().post("/v1/dispatches/" + plain + "/redeliver")
+                .then()
+                .statusCode(409)
                 .contentType("application/problem+json");
         given().post("/v1/dispatches/d-none/redeliver").then().statusCode(404);
     }
 
     @Test
     void internalCallbackUrlsAreRefusedAtIntakeAndCreateNothing() {
-        for (String url : List.of(canary.url("/hook"), "http://127.1:" + receiver.port() + "/", "http://localhost/",
-                "http://[::ffff:127.0.0.1]/", "http://169.254.169.254/", "http://user@" + "127.0.0.1:1/")) {
+        for (String url : List.of(
+                canary.url("/hook"),
+                "http://127.1:" + receiver.port() + "/",
+                "http://localhost/",
+                "http://[::ffff:127.0.0.1]/",
+                "http://169.254.169.254/",
+                "http://user@" + "127.0.0.1:1/")) {
             Map<String, Object> body = new HashMap<>(script("echo x"));
             body.put("callbackUrl", url);
             body.put("id", "ssrf-" + Math.abs(url.hashCode()));
             post(body).then().statusCode(422).body("errors[0].field", org.hamcrest.Matchers.equalTo("callbackUrl"));
-            given().get("/v1/dispatches/ssrf-" + Math.abs(url.hashCode())).then().statusCode(404);
+            given().get("/v1/dispatches/ssrf-" + Math.abs(url.hashCode()))
+                    .then()
+                    .statusCode(404);
         }
         assertThat(canary.connections()).isZero();
     }

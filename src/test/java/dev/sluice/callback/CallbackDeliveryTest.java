@@ -49,9 +49,23 @@ class CallbackDeliveryTest {
     private CallbackDelivery delivery(int maxConcurrent, int maxPerHost) {
         CallbackClient client = new CallbackClient(
                 new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")), InetAddress::getAllByName),
-                Duration.ofSeconds(2), Duration.ofSeconds(2), 4, 4, deadlines);
-        return new CallbackDelivery(outbox, dispatches.store(), client, new WebhookSigner(Signatures.TEST_SECRETS),
-                schedule, clock, "worker-1", Duration.ofSeconds(2), senders, maxConcurrent, maxPerHost,
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(2),
+                4,
+                4,
+                deadlines);
+        return new CallbackDelivery(
+                outbox,
+                dispatches.store(),
+                client,
+                new WebhookSigner(Signatures.TEST_SECRETS),
+                schedule,
+                clock,
+                "worker-1",
+                Duration.ofSeconds(2),
+                senders,
+                maxConcurrent,
+                maxPerHost,
                 new SimpleMeterRegistry());
     }
 
@@ -81,7 +95,8 @@ class CallbackDeliveryTest {
             assertThat(r.header("webhook-id")).isEqualTo("msg_d-1");
             assertThat(r.header("webhook-timestamp")).isEqualTo(Long.toString(T0.getEpochSecond()));
             assertThat(Signatures.verifies(r, Signatures.TEST_SECRETS.get(0))).isTrue();
-            assertThat(r.bodyText()).isEqualTo(dispatches.store().resultText("d-1").orElseThrow());
+            assertThat(r.bodyText())
+                    .isEqualTo(dispatches.store().resultText("d-1").orElseThrow());
         });
         CallbackStore.State s = state("d-1");
         assertThat(s.state()).isEqualTo(DeliveryState.DELIVERED);
@@ -105,7 +120,9 @@ class CallbackDeliveryTest {
         clock.advance(Duration.ofSeconds(1));
         assertThat(round(delivery)).isEqualTo(1);
         assertThat(state("d-1").state()).isEqualTo(DeliveryState.DELIVERED);
-        assertThat(state("d-1").history()).extracting(CallbackStore.AttemptView::status).containsExactly(500, 200);
+        assertThat(state("d-1").history())
+                .extracting(CallbackStore.AttemptView::status)
+                .containsExactly(500, 200);
         List<Receiver.Request> requests = receiver.requests();
         assertThat(requests.get(1).bodyText()).isEqualTo(requests.get(0).bodyText());
         assertThat(requests.get(1).header("webhook-timestamp"))
@@ -173,7 +190,8 @@ class CallbackDeliveryTest {
         senders.runAll();
         assertThat(round(delivery)).isEqualTo(1);
         assertThat(round(delivery)).isEqualTo(1);
-        assertThat(receiver.requests()).extracting(r -> r.header("webhook-id"))
+        assertThat(receiver.requests())
+                .extracting(r -> r.header("webhook-id"))
                 .containsExactlyInAnyOrder("msg_d-1", "msg_d-2", "msg_d-3");
     }
 

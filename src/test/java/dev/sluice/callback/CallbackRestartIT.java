@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -50,22 +49,41 @@ class CallbackRestartIT {
 
     private Worker start(Path db, String name, Clock clock) {
         Jdbc jdbc = TestStores.migrated(TestStores.h2File(db));
-        RetrySchedule schedule = new RetrySchedule(List.of(Duration.ZERO, Duration.ofMillis(200), Duration.ofMillis(200)),
-                0, Duration.ofHours(1), () -> 0.5);
+        RetrySchedule schedule = new RetrySchedule(
+                List.of(Duration.ZERO, Duration.ofMillis(200), Duration.ofMillis(200)),
+                0,
+                Duration.ofHours(1),
+                () -> 0.5);
         CallbackStore outbox = new CallbackStore(jdbc, () -> schedule.first(clock.instant()));
         StoredDispatches dispatches = new StoredDispatches(jdbc, outbox);
-        CallbackClient client = new CallbackClient(new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")),
-                InetAddress::getAllByName), Duration.ofSeconds(2), Duration.ofSeconds(2), 4, 4, timer);
-        CallbackDelivery delivery = new CallbackDelivery(outbox, dispatches.store(), client,
-                new WebhookSigner(Signatures.TEST_SECRETS), schedule, clock, name, Duration.ofSeconds(2), senders, 4, 4,
+        CallbackClient client = new CallbackClient(
+                new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")), InetAddress::getAllByName),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(2),
+                4,
+                4,
+                timer);
+        CallbackDelivery delivery = new CallbackDelivery(
+                outbox,
+                dispatches.store(),
+                client,
+                new WebhookSigner(Signatures.TEST_SECRETS),
+                schedule,
+                clock,
+                name,
+                Duration.ofSeconds(2),
+                senders,
+                4,
+                4,
                 new SimpleMeterRegistry());
         return new Worker(dispatches, outbox, delivery);
     }
 
     private static void finished(StoredDispatches dispatches, String id, String callbackUrl) {
         dispatches.queued(id, callbackUrl, "w", Instant.now());
-        assertThat(dispatches.finish(StoredDispatches.result(id, Dispatch.Status.SUCCEEDED, "the answer\n",
-                Instant.now()))).isTrue();
+        assertThat(dispatches.finish(
+                        StoredDispatches.result(id, Dispatch.Status.SUCCEEDED, "the answer\n", Instant.now())))
+                .isTrue();
     }
 
     @Test
@@ -76,18 +94,22 @@ class CallbackRestartIT {
         Worker first = start(db, "worker-a", Clock.systemUTC());
         finished(first.dispatches(), "d-restart", receiver.url("/hook"));
         first.delivery().sendDue();
-        await().atMost(Duration.ofSeconds(10)).until(() -> first.outbox().state("d-restart").orElseThrow().attempts() == 1);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> first.outbox().state("d-restart").orElseThrow().attempts() == 1);
         // worker-a stops here: its objects are dropped, the database file stays.
 
         Worker second = start(db, "worker-b", Clock.systemUTC());
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> {
-            second.delivery().sendDue();
-            return second.outbox().state("d-restart").orElseThrow().state() == DeliveryState.DELIVERED;
-        });
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    second.delivery().sendDue();
+                    return second.outbox().state("d-restart").orElseThrow().state() == DeliveryState.DELIVERED;
+                });
         List<Receiver.Request> requests = receiver.requests();
         assertThat(requests).hasSize(2);
         assertThat(requests).extracting(r -> r.header("webhook-id")).containsOnly("msg_d-restart");
-        assertThat(requests.get(1).bodyText()).isEqualTo(requests.get(0).bodyText())
+        assertThat(requests.get(1).bodyText())
+                .isEqualTo(requests.get(0).bodyText())
                 .isEqualTo(second.dispatches().store().resultText("d-restart").orElseThrow());
         assertThat(requests).allMatch(r -> Signatures.verifies(r, Signatures.TEST_SECRETS.get(0)));
     }
@@ -99,7 +121,8 @@ class CallbackRestartIT {
         finished(dead.dispatches(), "d-lease", receiver.url("/hook"));
         Instant now = Instant.now();
         // worker-dead claimed it and died before attempting.
-        assertThat(dead.outbox().claim(now, 10, "worker-dead", now.plusSeconds(60))).hasSize(1);
+        assertThat(dead.outbox().claim(now, 10, "worker-dead", now.plusSeconds(60)))
+                .hasSize(1);
 
         Worker alive = start(db, "worker-alive", Clock.systemUTC());
         assertThat(alive.delivery().sendDue()).isZero();

@@ -14,44 +14,91 @@ class CallbackUrlPolicyTest {
     private final CallbackUrlPolicy policy = new CallbackUrlPolicy(new AddressPolicy(List.of()));
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            // loopback, in every spelling
-            "http://127.0.0.1/hook", "http://127.0.0.2:8080/hook", "http://127.1/hook", "http://2130706433/hook",
-            "http://0177.0.0.1/hook", "http://0x7f.0.0.1/hook", "http://0x7f000001/hook", "http://017700000001/hook",
-            "http://[::1]/hook", "http://[::ffff:127.0.0.1]/hook", "http://[::ffff:7f00:1]/hook", "http://[::127.0.0.1]/hook",
-            "http://localhost/hook", "http://LOCALHOST./hook", "http://api.localhost/hook",
-            // private, CGNAT, link-local and metadata, unspecified, broadcast, benchmark
-            "http://10.1.2.3/hook", "http://172.16.0.1/hook", "http://172.31.255.255/hook", "http://192.168.1.1/hook",
-            "http://100.64.0.1/hook", "http://100.100.100.200/latest", "http://169.254.169.254/latest/meta-data",
-            "http://0.0.0.0/hook", "http://0/hook", "http://255.255.255.255/hook", "http://198.18.0.1/hook",
-            "http://224.0.0.1/hook",
-            // IPv6 private, link-local, unspecified, multicast, NAT64 and 6to4 of private
-            "http://[fc00::1]/hook", "http://[fd12:3456::1]/hook", "http://[fe80::1]/hook", "http://[::]/hook",
-            "http://[ff02::1]/hook", "http://[64:ff9b::7f00:1]/hook", "http://[64:ff9b::808:808]/hook",
-            "http://[2002:7f00:1::]/hook", "http://[2002:a00:1::]/hook", "http://[::ffff:a9fe:a9fe]/hook",
-            // user info tricks, other schemes, hosts the parser cannot name
-            "http://good.example@127.0.0.1/hook", "http://user:pass@example.com/hook",
-            "http://example.com%2f@127.0.0.1/", "ftp://example.com/hook", "file:///etc/passwd", "gopher://example.com/",
-            "http:///hook", "http://exa_mple.com/hook", "http://[::1/hook", "http://%31%32%37.0.0.1/hook",
-            "//example.com/hook", "javascript:alert(1)"})
+    @ValueSource(
+            strings = {
+                // loopback, in every spelling
+                "http://127.0.0.1/hook",
+                "http://127.0.0.2:8080/hook",
+                "http://127.1/hook",
+                "http://2130706433/hook",
+                "http://0177.0.0.1/hook",
+                "http://0x7f.0.0.1/hook",
+                "http://0x7f000001/hook",
+                "http://017700000001/hook",
+                "http://[::1]/hook",
+                "http://[::ffff:127.0.0.1]/hook",
+                "http://[::ffff:7f00:1]/hook",
+                "http://[::127.0.0.1]/hook",
+                "http://localhost/hook",
+                "http://LOCALHOST./hook",
+                "http://api.localhost/hook",
+                // private, CGNAT, link-local and metadata, unspecified, broadcast, benchmark
+                "http://10.1.2.3/hook",
+                "http://172.16.0.1/hook",
+                "http://172.31.255.255/hook",
+                "http://192.168.1.1/hook",
+                "http://100.64.0.1/hook",
+                "http://100.100.100.200/latest",
+                "http://169.254.169.254/latest/meta-data",
+                "http://0.0.0.0/hook",
+                "http://0/hook",
+                "http://255.255.255.255/hook",
+                "http://198.18.0.1/hook",
+                "http://224.0.0.1/hook",
+                // IPv6 private, link-local, unspecified, multicast, NAT64 and 6to4 of private
+                "http://[fc00::1]/hook",
+                "http://[fd12:3456::1]/hook",
+                "http://[fe80::1]/hook",
+                "http://[::]/hook",
+                "http://[ff02::1]/hook",
+                "http://[64:ff9b::7f00:1]/hook",
+                "http://[64:ff9b::808:808]/hook",
+                "http://[2002:7f00:1::]/hook",
+                "http://[2002:a00:1::]/hook",
+                "http://[::ffff:a9fe:a9fe]/hook",
+                // user info tricks, other schemes, hosts the parser cannot name
+                "http://good.example@127.0.0.1/hook",
+                "http://user:pass@example.com/hook",
+                "http://example.com%2f@127.0.0.1/",
+                "ftp://example.com/hook",
+                "file:///etc/passwd",
+                "gopher://example.com/",
+                "http:///hook",
+                "http://exa_mple.com/hook",
+                "http://[::1/hook",
+                "http://%31%32%37.0.0.1/hook",
+                "//example.com/hook",
+                "javascript:alert(1)"
+            })
     void refused(String url) {
         assertThat(policy.problem(url)).as(url).isPresent();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"https://control-plane.example/hooks/dispatch", "http://93.184.216.34:8080/hook",
-            "https://[2606:4700::1111]/hook", "https://cafe.example/hook", "https://example.com/hook?token=abc",
-            "https://1example.com/hook"})
+    @ValueSource(
+            strings = {
+                "https://control-plane.example/hooks/dispatch",
+                "http://93.184.216.34:8080/hook",
+                "https://[2606:4700::1111]/hook",
+                "https://cafe.example/hook",
+                "https://example.com/hook?token=abc",
+                "https://1example.com/hook"
+            })
     void accepted(String url) {
         assertThat(policy.problem(url)).as(url).isEmpty();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"http://127.0.0.1:9999/hook", "http://receiver.internal/hook", "http://10.2.3.4/hook",
-            "http://[fd00::5]/hook"})
+    @ValueSource(
+            strings = {
+                "http://127.0.0.1:9999/hook",
+                "http://receiver.internal/hook",
+                "http://10.2.3.4/hook",
+                "http://[fd00::5]/hook"
+            })
     void anAllowListLetsChosenInternalReceiversThrough(String url) {
-        CallbackUrlPolicy allowing = new CallbackUrlPolicy(new AddressPolicy(
-                List.of("127.0.0.1", "receiver.internal", "10.2.0.0/16", "fd00::/8")));
+        CallbackUrlPolicy allowing = new CallbackUrlPolicy(
+                new AddressPolicy(List.of("127.0.0.1", "receiver.internal", "10.2.0.0/16", "fd00::/8")));
         assertThat(allowing.problem(url)).as(url).isEmpty();
         assertThat(allowing.problem("http://127.0.0.2/hook")).isPresent();
         assertThat(allowing.problem("http://[::ffff:127.0.0.1]/hook")).isPresent();
@@ -61,8 +108,11 @@ class CallbackUrlPolicyTest {
 
     @org.junit.jupiter.api.Test
     void embeddedIpv4IsJudgedAsIpv4() throws Exception {
-        assertThat(AddressPolicy.forbidden(InetAddress.getByName("::ffff:8.8.8.8"))).isFalse();
-        assertThat(AddressPolicy.forbidden(InetAddress.getByName("2002:808:808::"))).isFalse();
-        assertThat(AddressPolicy.forbidden(InetAddress.getByName("2002:c0a8:101::"))).isTrue();
+        assertThat(AddressPolicy.forbidden(InetAddress.getByName("::ffff:8.8.8.8")))
+                .isFalse();
+        assertThat(AddressPolicy.forbidden(InetAddress.getByName("2002:808:808::")))
+                .isFalse();
+        assertThat(AddressPolicy.forbidden(InetAddress.getByName("2002:c0a8:101::")))
+                .isTrue();
     }
 }

@@ -13,9 +13,17 @@ import org.junit.jupiter.api.Test;
 class RetryScheduleTest {
 
     private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
-    private static final List<Duration> DEFAULT = List.of(Duration.ZERO, Duration.ofSeconds(5), Duration.ofMinutes(5),
-            Duration.ofMinutes(30), Duration.ofHours(2), Duration.ofHours(5), Duration.ofHours(10), Duration.ofHours(14),
-            Duration.ofHours(20), Duration.ofHours(24));
+    private static final List<Duration> DEFAULT = List.of(
+            Duration.ZERO,
+            Duration.ofSeconds(5),
+            Duration.ofMinutes(5),
+            Duration.ofMinutes(30),
+            Duration.ofHours(2),
+            Duration.ofHours(5),
+            Duration.ofHours(10),
+            Duration.ofHours(14),
+            Duration.ofHours(20),
+            Duration.ofHours(24));
 
     @Test
     void withoutJitterTheScheduleIsExact() {
@@ -53,8 +61,10 @@ class RetryScheduleTest {
     @Test
     void retryAfterIsReadAsSecondsOrADate() {
         assertThat(CallbackClient.parseRetryAfter("120", NOW)).contains(Duration.ofSeconds(120));
-        assertThat(CallbackClient.parseRetryAfter("Sun, 22 Nov 2026 10:01:00 GMT", NOW)).contains(Duration.ofMinutes(1));
-        assertThat(CallbackClient.parseRetryAfter("Sun, 22 Nov 2026 09:00:00 GMT", NOW)).contains(Duration.ZERO);
+        assertThat(CallbackClient.parseRetryAfter("Sun, 22 Nov 2026 10:01:00 GMT", NOW))
+                .contains(Duration.ofMinutes(1));
+        assertThat(CallbackClient.parseRetryAfter("Sun, 22 Nov 2026 09:00:00 GMT", NOW))
+                .contains(Duration.ZERO);
         assertThat(CallbackClient.parseRetryAfter("soon", NOW)).isEmpty();
         assertThat(CallbackClient.parseRetryAfter("-5", NOW)).isEmpty();
     }

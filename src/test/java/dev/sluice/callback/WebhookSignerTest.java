@@ -14,17 +14,20 @@ class WebhookSignerTest {
     @Test
     void signsTheSpecificationsExample() {
         WebhookSigner signer = new WebhookSigner(List.of("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"));
-        String signature = signer.sign("msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330,
-                "{\"test\": 2432232314}".getBytes(StandardCharsets.UTF_8));
+        String signature = signer.sign(
+                "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, "{\"test\": 2432232314}".getBytes(StandardCharsets.UTF_8));
         assertThat(signature).isEqualTo("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
     }
 
     @Test
     void everySecretSignsDuringRotationTheFirstFirst() {
-        WebhookSigner signer = new WebhookSigner(List.of("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-                " whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA "));
-        String[] signatures = signer.sign("msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330,
-                "{\"test\": 2432232314}".getBytes(StandardCharsets.UTF_8)).split(" ");
+        WebhookSigner signer = new WebhookSigner(
+                List.of("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", " whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA "));
+        String[] signatures = signer.sign(
+                        "msg_p5jXN8AQM9LWM0D4loKWxJek",
+                        1614265330,
+                        "{\"test\": 2432232314}".getBytes(StandardCharsets.UTF_8))
+                .split(" ");
         assertThat(signatures).hasSize(2);
         assertThat(signatures[0]).isEqualTo("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
         assertThat(signatures[1]).startsWith("v1,").isNotEqualTo(signatures[0]);

@@ -28,9 +28,17 @@ class ContainerLogsIT {
         clients = TestDocker.clients();
         runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
         logs = new ContainerLogs(clients);
-        container = runtime.create(new ContainerSpec(TestDocker.AGENT_IMAGE,
-                List.of("sh", "-c", "seq 1 50000; echo key=SeCrEtVaLuE; seq 1 2000 >&2"), Map.of(), null, false,
-                Map.of(Labels.DISPATCH_ID, "d-logs", Labels.WORKER_ID, "logs-it"), 64L << 20, 0, 64, "none"));
+        container = runtime.create(new ContainerSpec(
+                TestDocker.AGENT_IMAGE,
+                List.of("sh", "-c", "seq 1 50000; echo key=SeCrEtVaLuE; seq 1 2000 >&2"),
+                Map.of(),
+                null,
+                false,
+                Map.of(Labels.DISPATCH_ID, "d-logs", Labels.WORKER_ID, "logs-it"),
+                64L << 20,
+                0,
+                64,
+                "none"));
         runtime.start(container);
         runtime.awaitExit(container);
     }
@@ -79,11 +87,21 @@ class ContainerLogsIT {
 
     @Test
     void aRemovedContainerHasNoLog() {
-        String gone = runtime.create(new ContainerSpec(TestDocker.AGENT_IMAGE, List.of("true"), Map.of(), null, false,
-                Map.of(Labels.DISPATCH_ID, "d-gone", Labels.WORKER_ID, "logs-it"), 0, 0, 0, "none"));
+        String gone = runtime.create(new ContainerSpec(
+                TestDocker.AGENT_IMAGE,
+                List.of("true"),
+                Map.of(),
+                null,
+                false,
+                Map.of(Labels.DISPATCH_ID, "d-gone", Labels.WORKER_ID, "logs-it"),
+                0,
+                0,
+                0,
+                "none"));
         runtime.remove(gone);
         assertThatThrownBy(() -> logs.read(gone, true, 0, 10, SecretMasker.NONE))
                 .isInstanceOf(ContainerException.class)
-                .extracting(e -> ((ContainerException) e).reason()).isEqualTo(ContainerException.Reason.NOT_FOUND);
+                .extracting(e -> ((ContainerException) e).reason())
+                .isEqualTo(ContainerException.Reason.NOT_FOUND);
     }
 }

@@ -66,11 +66,13 @@ class ContainerOutputIT {
 
     @Test
     void warmingUpCreatesNothing() {
-        int before = clients.control().listContainersCmd().withShowAll(true).exec().size();
+        int before =
+                clients.control().listContainersCmd().withShowAll(true).exec().size();
 
         runtime.warmUp();
 
-        assertThat(clients.control().listContainersCmd().withShowAll(true).exec()).hasSize(before);
+        assertThat(clients.control().listContainersCmd().withShowAll(true).exec())
+                .hasSize(before);
     }
 
     private static void assertBounded(CapturedOutput out, byte[] written, int cap) {
@@ -78,12 +80,19 @@ class ContainerOutputIT {
         assertThat(out.originalBytes()).isEqualTo(written.length);
         assertThat(out.overflow()).isNotNull();
         assertThat(out.overflow().originalBytes()).isEqualTo(written.length);
-        assertThat(out.overflow().keptBytes()).isEqualTo(out.text().getBytes(StandardCharsets.UTF_8).length)
-                .isLessThanOrEqualTo(cap).isGreaterThan(cap - 16 * 1024);
-        String[] parts = out.text().split("\n\\[\\.\\.\\. sluice: \\d+ of " + written.length + " bytes of std(out|err) omitted; full log: \\S+ \\.\\.\\.]\n", -1);
+        assertThat(out.overflow().keptBytes())
+                .isEqualTo(out.text().getBytes(StandardCharsets.UTF_8).length)
+                .isLessThanOrEqualTo(cap)
+                .isGreaterThan(cap - 16 * 1024);
+        String[] parts = out.text()
+                .split(
+                        "\n\\[\\.\\.\\. sluice: \\d+ of " + written.length
+                                + " bytes of std(out|err) omitted; full log: \\S+ \\.\\.\\.]\n",
+                        -1);
         assertThat(parts).hasSize(2);
         assertThat(whole).startsWith(parts[0]).endsWith(parts[1]);
-        assertThat(parts[0].length() + out.overflow().droppedBytes() + parts[1].length()).isEqualTo(written.length);
+        assertThat(parts[0].length() + out.overflow().droppedBytes() + parts[1].length())
+                .isEqualTo(written.length);
     }
 
     /** What {@code seq 1 n | head -c bytes} prints. */
@@ -95,12 +104,20 @@ class ContainerOutputIT {
         return sb.substring(0, bytes).getBytes(StandardCharsets.US_ASCII);
     }
 
-    private record Run(int exitCode, Attachment.StreamEnd end, CapturedOutput stdout, CapturedOutput stderr) {
-    }
+    private record Run(int exitCode, Attachment.StreamEnd end, CapturedOutput stdout, CapturedOutput stderr) {}
 
     private static Run run(String script) throws Exception {
-        ContainerSpec spec = new ContainerSpec(TestDocker.AGENT_IMAGE, List.of("sh", "-c", script), Map.of(), null, false,
-                Map.of(Labels.DISPATCH_ID, "it-output", Labels.WORKER_ID, "test"), 256L << 20, 0, 256, "none");
+        ContainerSpec spec = new ContainerSpec(
+                TestDocker.AGENT_IMAGE,
+                List.of("sh", "-c", script),
+                Map.of(),
+                null,
+                false,
+                Map.of(Labels.DISPATCH_ID, "it-output", Labels.WORKER_ID, "test"),
+                256L << 20,
+                0,
+                256,
+                "none");
         String id = runtime.create(spec);
         try {
             OutputCollector stdout = new OutputCollector("stdout", STDOUT_CAP, "/v1/dispatches/it/logs/stdout");
@@ -118,7 +135,8 @@ class ContainerOutputIT {
             };
             try (Attachment attachment = runtime.attach(id, null)) {
                 runtime.start(id);
-                Attachment.StreamEnd end = CompletableFuture.supplyAsync(() -> attachment.pump(sink)).get(60, TimeUnit.SECONDS);
+                Attachment.StreamEnd end = CompletableFuture.supplyAsync(() -> attachment.pump(sink))
+                        .get(60, TimeUnit.SECONDS);
                 int exit = runtime.awaitExit(id);
                 return new Run(exit, end, stdout.finish(), stderr.finish());
             }

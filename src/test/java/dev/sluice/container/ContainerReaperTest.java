@@ -34,15 +34,19 @@ class ContainerReaperTest {
         }
     };
 
-    private final ContainerReaper reaper = new ContainerReaper(inventory, ids -> {
-        Map<String, ContainerReaper.Ending> asked = new HashMap<>();
-        ids.forEach(id -> {
-            if (endings.containsKey(id)) {
-                asked.put(id, endings.get(id));
-            }
-        });
-        return asked;
-    }, RETENTION, GRACE);
+    private final ContainerReaper reaper = new ContainerReaper(
+            inventory,
+            ids -> {
+                Map<String, ContainerReaper.Ending> asked = new HashMap<>();
+                ids.forEach(id -> {
+                    if (endings.containsKey(id)) {
+                        asked.put(id, endings.get(id));
+                    }
+                });
+                return asked;
+            },
+            RETENTION,
+            GRACE);
 
     private void container(String dispatchId, String state) {
         containers.add(new ManagedContainer("c-" + dispatchId, dispatchId, "w", state, T0));

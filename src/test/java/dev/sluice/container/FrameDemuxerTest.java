@@ -57,7 +57,9 @@ class FrameDemuxerTest {
             FrameDemuxer d = new FrameDemuxer(r);
             d.feed(wire, 0, split);
             d.feed(wire, split, wire.length - split);
-            assertThat(r.out.toString(StandardCharsets.UTF_8)).as("split %d", split).isEqualTo("hello w\u00f6rld\necho\n");
+            assertThat(r.out.toString(StandardCharsets.UTF_8))
+                    .as("split %d", split)
+                    .isEqualTo("hello w\u00f6rld\necho\n");
             assertThat(r.err.toString(StandardCharsets.UTF_8)).isEqualTo("warn\n" + "x".repeat(70_000));
             assertThat(d.atFrameBoundary()).isTrue();
         }

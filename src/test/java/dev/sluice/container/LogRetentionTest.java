@@ -11,8 +11,19 @@ import dev.sluice.testsupport.TestDocker;
 class LogRetentionTest {
 
     private static LogRetention retention(String driver, long sizeMib, int files) {
-        return new LogRetention(new TestDocker.Container(true, true, true, true, "/work", TestDocker.mib(1),
-                TestDocker.mib(1), "65534", driver, TestDocker.mib(sizeMib), files, Duration.ofHours(1)));
+        return new LogRetention(new TestDocker.Container(
+                true,
+                true,
+                true,
+                true,
+                "/work",
+                TestDocker.mib(1),
+                TestDocker.mib(1),
+                "65534",
+                driver,
+                TestDocker.mib(sizeMib),
+                files,
+                Duration.ofHours(1)));
     }
 
     @Test

@@ -21,14 +21,20 @@ class AllowListIT {
 
     @Test
     void aRefusedImageIs403AndCreatesNothing() {
-        post(Map.of("image", "docker.io/library/alpine:3")).then().statusCode(403).contentType("application/problem+json");
-        post(Map.of("image", "registry.example/other/x:1", "id", "refused-1")).then().statusCode(403);
+        post(Map.of("image", "docker.io/library/alpine:3"))
+                .then()
+                .statusCode(403)
+                .contentType("application/problem+json");
+        post(Map.of("image", "registry.example/other/x:1", "id", "refused-1"))
+                .then()
+                .statusCode(403);
         given().get("/v1/dispatches/refused-1").then().statusCode(404);
     }
 
     @Test
     void allowedImagesRun() {
-        String id = post(script("echo allowed")).then().statusCode(202).extract().path("id");
+        String id =
+                post(script("echo allowed")).then().statusCode(202).extract().path("id");
         assertThat(awaitTerminal(id).getString("result.stdout")).isEqualTo("allowed\n");
     }
 }

@@ -34,15 +34,23 @@ class CapacityIT {
 
         Response refused = post(script("echo fourth"));
         refused.then().statusCode(429).contentType("application/problem+json").header("Retry-After", "7");
-        assertThat(given().queryParam("limit", 10).get("/v1/dispatches").then().extract().jsonPath()
-                .getList("items.id")).startsWith(third, second, running);
+        assertThat(given().queryParam("limit", 10)
+                        .get("/v1/dispatches")
+                        .then()
+                        .extract()
+                        .jsonPath()
+                        .getList("items.id"))
+                .startsWith(third, second, running);
 
         List<Instant> started = List.of(running, second, third).stream()
-                .map(id -> awaitTerminal(id).getString("result.startedAt")).map(Instant::parse).toList();
+                .map(id -> awaitTerminal(id).getString("result.startedAt"))
+                .map(Instant::parse)
+                .toList();
         assertThat(started).isSorted();
         assertThat(awaitTerminal(third).getString("result.stdout")).isEqualTo("third\n");
         // Room again once they are done.
-        assertThat(awaitTerminal(submit(script("echo later"))).getString("status")).isEqualTo("succeeded");
+        assertThat(awaitTerminal(submit(script("echo later"))).getString("status"))
+                .isEqualTo("succeeded");
     }
 
     @Test
@@ -50,7 +58,10 @@ class CapacityIT {
         String running = submit(script("sleep 2"));
         awaitStatus(running, "running");
         String queued = submit(script("echo never"));
-        given().delete("/v1/dispatches/" + queued).then().statusCode(200).body("status", org.hamcrest.Matchers.equalTo("cancelled"));
+        given().delete("/v1/dispatches/" + queued)
+                .then()
+                .statusCode(200)
+                .body("status", org.hamcrest.Matchers.equalTo("cancelled"));
         var r = awaitTerminal(queued);
         assertThat(r.getString("result.status")).isEqualTo("cancelled");
         assertThat(r.getString("result.startedAt")).isNull();

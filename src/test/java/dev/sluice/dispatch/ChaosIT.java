@@ -48,8 +48,7 @@ class ChaosIT {
     private final long seed = Long.getLong("chaos.seed", System.currentTimeMillis());
 
     /** A kind of dispatch, with what its result must say. */
-    private record Kind(String script, String status, int exitCode, String stdout) {
-    }
+    private record Kind(String script, String status, int exitCode, String stdout) {}
 
     private static final List<Kind> KINDS = List.of(
             new Kind("echo quick", "succeeded", 0, "quick\n"),
@@ -74,15 +73,17 @@ class ChaosIT {
         AtomicInteger killed = new AtomicInteger();
         try (Receiver ledger = Receiver.on("127.0.0.1")) {
             AtomicReference<WorkerProcess> worker = new AtomicReference<>(WorkerProcess.start(env));
-            Thread killer = new Thread(() -> {
-                for (int k = 0; k < kills; k++) {
-                    sleep(1000 + random.nextInt(4000));
-                    worker.get().kill();
-                    killed.incrementAndGet();
-                    sleep(random.nextInt(1000));
-                    worker.set(WorkerProcess.start(env));
-                }
-            }, "chaos-killer");
+            Thread killer = new Thread(
+                    () -> {
+                        for (int k = 0; k < kills; k++) {
+                            sleep(1000 + random.nextInt(4000));
+                            worker.get().kill();
+                            killed.incrementAndGet();
+                            sleep(random.nextInt(1000));
+                            worker.set(WorkerProcess.start(env));
+                        }
+                    },
+                    "chaos-killer");
             killer.start();
 
             for (int i = 0; i < dispatches; i++) {
@@ -95,21 +96,30 @@ class ChaosIT {
             killer.join();
 
             // Quiescence: every accepted dispatch's result has reached the ledger.
-            await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1))
+            await().atMost(Duration.ofMinutes(5))
+                    .pollInterval(Duration.ofSeconds(1))
                     .until(() -> deliveredIds(ledger).containsAll(accepted.keySet()));
             WorkerProcess last = worker.get();
             // The receiver can have a result before the worker has recorded the delivery (and a kill in between
             // means it is sent again): give the records time to settle, then count what they say.
             Instant settleBy = Instant.now().plus(Duration.ofSeconds(60));
-            while (Instant.now().isBefore(settleBy) && !accepted.keySet().stream().allMatch(id -> settled(last, id))) {
+            while (Instant.now().isBefore(settleBy)
+                    && !accepted.keySet().stream().allMatch(id -> settled(last, id))) {
                 Thread.sleep(500);
             }
 
-            Map<String, List<Receiver.Request>> byId = ledger.requests().stream()
-                    .collect(Collectors.groupingBy(r -> r.header("webhook-id")));
+            Map<String, List<Receiver.Request>> byId =
+                    ledger.requests().stream().collect(Collectors.groupingBy(r -> r.header("webhook-id")));
             long conflicting = byId.values().stream()
-                    .filter(rs -> rs.stream().map(Receiver.Request::bodyText).distinct().count() > 1).count();
-            long lost = accepted.keySet().stream().filter(id -> !byId.containsKey("msg_" + id)).count();
+                    .filter(rs -> rs.stream()
+                                    .map(Receiver.Request::bodyText)
+                                    .distinct()
+                                    .count()
+                            > 1)
+                    .count();
+            long lost = accepted.keySet().stream()
+                    .filter(id -> !byId.containsKey("msg_" + id))
+                    .count();
             int delivered = 0;
             int dead = 0;
             List<String> wrong = new ArrayList<>();
@@ -119,11 +129,13 @@ class ChaosIT {
                 delivered += state.equals("delivered") ? 1 : 0;
                 dead += state.equals("dead") ? 1 : 0;
                 if (!earned(record, e.getValue())) {
-                    wrong.add(e.getKey() + " [" + e.getValue().script() + "]: " + record.path("status").asText() + " "
+                    wrong.add(e.getKey() + " [" + e.getValue().script() + "]: "
+                            + record.path("status").asText() + " "
                             + record.path("result").path("error").path("code").asText() + " exit "
                             + record.path("result").path("exitCode").asText() + " stdout "
                             + abbreviate(record.path("result").path("stdout").asText()) + " overflow "
-                            + record.path("result").path("stdoutOverflow") + " logs " + record.path("result").path("logs"));
+                            + record.path("result").path("stdoutOverflow") + " logs "
+                            + record.path("result").path("logs"));
                 }
             }
             long duplicates = ledger.requests().size() - byId.size();
@@ -131,21 +143,34 @@ class ChaosIT {
             // No container outlives its retention (5 s here) once the reaper has had its turn.
             try (var clients = TestDocker.clients()) {
                 ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofSeconds(1))
                         .until(() -> runtime.managed().stream().noneMatch(c -> "chaos".equals(c.workerId())));
             }
             last.close();
 
-            String report = String.format("chaos run (seed %d): %d dispatches accepted, %d kills, %s%n"
-                    + "  delivered %d, dead-lettered %d, lost %d, conflicting bodies %d, duplicate deliveries %d, "
-                    + "wrong results %d%n", seed, accepted.size(), killed.get(), Duration.between(begun, Instant.now()),
-                    delivered, dead, lost, conflicting, duplicates, wrong.size());
+            String report = String.format(
+                    "chaos run (seed %d): %d dispatches accepted, %d kills, %s%n"
+                            + "  delivered %d, dead-lettered %d, lost %d, conflicting bodies %d, duplicate deliveries %d, "
+                            + "wrong results %d%n",
+                    seed,
+                    accepted.size(),
+                    killed.get(),
+                    Duration.between(begun, Instant.now()),
+                    delivered,
+                    dead,
+                    lost,
+                    conflicting,
+                    duplicates,
+                    wrong.size());
             System.out.print(report);
             Files.writeString(Path.of("target/chaos-report.txt"), report);
 
             assertThat(lost).as("lost").isZero();
             assertThat(conflicting).as("conflicting bodies").isZero();
-            assertThat(delivered + dead).as("accepted = delivered + dead-lettered").isEqualTo(accepted.size());
+            assertThat(delivered + dead)
+                    .as("accepted = delivered + dead-lettered")
+                    .isEqualTo(accepted.size());
             assertThat(wrong).as("results their processes did not earn").isEmpty();
             assertThat(killed.get()).isEqualTo(kills);
         }
@@ -165,7 +190,8 @@ class ChaosIT {
         JsonNode result = record.path("result");
         boolean statusOk = record.path("status").asText().equals(kind.status())
                 && result.path("exitCode").asInt() == kind.exitCode();
-        boolean stdoutOk = kind.stdout() == null ? result.path("stdoutOverflow").path("originalBytes").asLong() == 3_000_001
+        boolean stdoutOk = kind.stdout() == null
+                ? result.path("stdoutOverflow").path("originalBytes").asLong() == 3_000_001
                 : result.path("stdout").asText().equals(kind.stdout());
         return statusOk && stdoutOk;
     }
@@ -176,13 +202,14 @@ class ChaosIT {
     }
 
     private static Set<String> deliveredIds(Receiver ledger) {
-        return ledger.requests().stream().map(r -> r.header("webhook-id").substring("msg_".length()))
+        return ledger.requests().stream()
+                .map(r -> r.header("webhook-id").substring("msg_".length()))
                 .collect(Collectors.toSet());
     }
 
     /** As a client does: the same request, by id, until a 202 (a dead worker answers nothing; a draining one 503). */
-    private static void submitUntilAccepted(AtomicReference<WorkerProcess> worker, String id, Kind kind, String callback)
-            throws IOException {
+    private static void submitUntilAccepted(
+            AtomicReference<WorkerProcess> worker, String id, Kind kind, String callback) throws IOException {
         Map<String, Object> body = new HashMap<>(WorkerClient.script(kind.script()));
         body.put("id", id);
         body.put("callbackUrl", callback);

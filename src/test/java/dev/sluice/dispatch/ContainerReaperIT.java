@@ -39,8 +39,17 @@ class ContainerReaperIT {
     }
 
     private static String container(String dispatchId, String script, boolean start) {
-        String id = runtime.create(new ContainerSpec(TestDocker.AGENT_IMAGE, List.of("sh", "-c", script), Map.of(), null,
-                false, Map.of(Labels.DISPATCH_ID, dispatchId, Labels.WORKER_ID, "reaper-it"), 64L << 20, 0, 64, "none"));
+        String id = runtime.create(new ContainerSpec(
+                TestDocker.AGENT_IMAGE,
+                List.of("sh", "-c", script),
+                Map.of(),
+                null,
+                false,
+                Map.of(Labels.DISPATCH_ID, dispatchId, Labels.WORKER_ID, "reaper-it"),
+                64L << 20,
+                0,
+                64,
+                "none"));
         if (start) {
             runtime.start(id);
         }
@@ -71,8 +80,8 @@ class ContainerReaperIT {
         String orphanContainer = container(orphan, "exit 0", false);
         String leftRunningContainer = container(leftRunning, "sleep 60", true);
         try {
-            ContainerReaper reaper = new ContainerReaper(runtime, dispatches.store()::endings, Duration.ofHours(1),
-                    Duration.ofMinutes(5));
+            ContainerReaper reaper = new ContainerReaper(
+                    runtime, dispatches.store()::endings, Duration.ofHours(1), Duration.ofMinutes(5));
             assertThat(reaper.reap(now)).doesNotContain(finished, unfinished, orphan, leftRunning);
 
             // Past the grace: the orphan and the container running for a closed dispatch go.
@@ -81,7 +90,9 @@ class ContainerReaperIT {
             assertThat(runtime.inspect(leftRunningContainer)).isEmpty();
 
             // Past the retention: the finished dispatch's container goes; the unfinished one's never does.
-            assertThat(reaper.reap(now.plus(Duration.ofHours(2)))).contains(finished).doesNotContain(unfinished);
+            assertThat(reaper.reap(now.plus(Duration.ofHours(2))))
+                    .contains(finished)
+                    .doesNotContain(unfinished);
             assertThat(runtime.inspect(finishedContainer)).isEmpty();
             assertThat(runtime.inspect(unfinishedContainer)).isPresent();
             assertThat(reaper.reap(now.plus(Duration.ofHours(2)))).doesNotContain(finished, orphan, leftRunning);

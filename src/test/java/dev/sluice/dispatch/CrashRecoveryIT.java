@@ -42,7 +42,8 @@ class CrashRecoveryIT {
         receiver.close();
     }
 
-    private void dispatch(WorkerProcess worker, String id, String script, Map<String, Object> extra) throws IOException {
+    private void dispatch(WorkerProcess worker, String id, String script, Map<String, Object> extra)
+            throws IOException {
         worker.submit(request(id, script, extra));
     }
 
@@ -58,7 +59,8 @@ class CrashRecoveryIT {
     @EnumSource(CrashPoint.class)
     void aWorkerKilledAtAnyStepLosesNothing(CrashPoint point) throws Exception {
         Path data = WorkerProcess.freshDataDir("crash-" + point);
-        Map<String, String> env = WorkerProcess.baseEnvironment(data, "crash-" + point.name().toLowerCase());
+        Map<String, String> env =
+                WorkerProcess.baseEnvironment(data, "crash-" + point.name().toLowerCase());
         String id = "crash-" + point.name().toLowerCase().replace('_', '-') + "-" + System.nanoTime();
 
         Map<String, String> armed = new HashMap<>(env);
@@ -69,7 +71,9 @@ class CrashRecoveryIT {
             } catch (IOException e) {
                 // The worker died before answering: the client cannot tell whether it was accepted.
             }
-            assertThat(first.awaitExit(Duration.ofSeconds(60))).as("halted at %s", point).isTrue();
+            assertThat(first.awaitExit(Duration.ofSeconds(60)))
+                    .as("halted at %s", point)
+                    .isTrue();
             assertThat(first.exitValue()).isEqualTo(137);
         }
         try (WorkerProcess second = WorkerProcess.start(env)) {
@@ -86,7 +90,8 @@ class CrashRecoveryIT {
             assertThat(deliveries).isNotEmpty().allSatisfy(d -> {
                 assertThat(d.header("webhook-id")).isEqualTo("msg_" + id);
                 assertThat(d.bodyText()).isEqualTo(deliveries.get(0).bodyText());
-                assertThat(Signatures.verifies(d, Signatures.TEST_SECRETS.get(0))).isTrue();
+                assertThat(Signatures.verifies(d, Signatures.TEST_SECRETS.get(0)))
+                        .isTrue();
             });
             assertThat(JSON.readTree(deliveries.get(0).body())).isEqualTo(result);
             if (point == CrashPoint.DURING_DELIVERY) {
@@ -112,8 +117,13 @@ class CrashRecoveryIT {
         try (WorkerProcess second = WorkerProcess.start(env)) {
             JsonNode r = second.awaitDelivered(running);
             assertThat(r.path("result").path("stdout").asText()).isEqualTo("working\ndone\n");
-            assertThat(r.path("result").path("logs").path("recovered").asBoolean()).isTrue();
-            assertThat(second.awaitDelivered(queued).path("result").path("stdout").asText()).isEqualTo("waited my turn\n");
+            assertThat(r.path("result").path("logs").path("recovered").asBoolean())
+                    .isTrue();
+            assertThat(second.awaitDelivered(queued)
+                            .path("result")
+                            .path("stdout")
+                            .asText())
+                    .isEqualTo("waited my turn\n");
         }
     }
 
@@ -133,7 +143,8 @@ class CrashRecoveryIT {
             assertThat(r.path("result").path("error").path("code").asText()).isEqualTo("secrets_unavailable");
             assertThat(r.toString()).doesNotContain("do-not-leak-me");
             assertThat(second.status("/v1/dispatches/" + id + "/logs/stdout")).isEqualTo(410);
-            assertThat(receiver.requests()).allSatisfy(d -> assertThat(d.bodyText()).doesNotContain("do-not-leak-me"));
+            assertThat(receiver.requests())
+                    .allSatisfy(d -> assertThat(d.bodyText()).doesNotContain("do-not-leak-me"));
         }
     }
 
@@ -160,7 +171,8 @@ class CrashRecoveryIT {
         try (WorkerProcess again = WorkerProcess.start(env)) {
             JsonNode r = again.awaitDelivered(id);
             assertThat(r.path("result").path("stdout").asText()).isEqualTo("finished in the drain\n");
-            assertThat(r.path("result").path("logs").path("recovered").asBoolean()).isFalse();
+            assertThat(r.path("result").path("logs").path("recovered").asBoolean())
+                    .isFalse();
         }
     }
 
@@ -181,7 +193,8 @@ class CrashRecoveryIT {
             JsonNode r = again.awaitDelivered(id);
             assertThat(r.path("status").asText()).isEqualTo("succeeded");
             assertThat(r.path("result").path("stdout").asText()).isEqualTo("outlived my worker\n");
-            assertThat(r.path("result").path("logs").path("recovered").asBoolean()).isTrue();
+            assertThat(r.path("result").path("logs").path("recovered").asBoolean())
+                    .isTrue();
         }
     }
 }

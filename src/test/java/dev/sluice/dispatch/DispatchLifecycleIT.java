@@ -15,6 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Test;
 
 import com.github.dockerjava.api.async.ResultCallback;
@@ -23,10 +25,8 @@ import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
 
 import dev.sluice.container.DockerClients;
-import dev.sluice.testsupport.TestDocker;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import jakarta.inject.Inject;
 
 /** One dispatch at a time, end to end over HTTP against the real engine. */
 @QuarkusTest
@@ -52,9 +52,13 @@ class DispatchLifecycleIT {
                 .isAfterOrEqualTo(Instant.parse(r.getString("result.startedAt")));
         assertThat(r.getLong("result.durationMs")).isGreaterThanOrEqualTo(0);
 
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
-        assertThat(metrics).contains("sluice_dispatches_accepted_total").contains("sluice_dispatches_running")
-                .contains("sluice_dispatches_queued").contains("sluice_dispatches_finished_total{status=\"succeeded\"}");
+        String metrics =
+                given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics)
+                .contains("sluice_dispatches_accepted_total")
+                .contains("sluice_dispatches_running")
+                .contains("sluice_dispatches_queued")
+                .contains("sluice_dispatches_finished_total{status=\"succeeded\"}");
     }
 
     @Test
@@ -147,23 +151,38 @@ class DispatchLifecycleIT {
         assertThat(r.getString("result.stdout")).isEqualTo("token=****************\n");
         assertThat(r.getString("result.stderr")).isEqualTo("****************\n");
         assertThat(r.prettify()).doesNotContain("tok-5ecret-value");
-        String log = given().get("/v1/dispatches/" + id + "/logs/stdout").then().statusCode(200).extract().asString();
+        String log = given().get("/v1/dispatches/" + id + "/logs/stdout")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         assertThat(log).isEqualTo("token=****************\n");
         // A range that cuts through the secret still shows none of it.
-        String cut = given().queryParam("offset", 9).queryParam("limit", 4)
-                .get("/v1/dispatches/" + id + "/logs/stdout").then().statusCode(200).extract().asString();
+        String cut = given().queryParam("offset", 9)
+                .queryParam("limit", 4)
+                .get("/v1/dispatches/" + id + "/logs/stdout")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         assertThat(cut).isEqualTo("****");
     }
 
     @Test
     void containersAreCreatedHardenedAndLabelled() {
-        String id = submit(script("id -u; cat /proc/self/status | grep -i nonewprivs; touch /work/ok && echo writable"));
+        String id =
+                submit(script("id -u; cat /proc/self/status | grep -i nonewprivs; touch /work/ok && echo writable"));
         JsonPath r = awaitTerminal(id);
-        assertThat(r.getString("result.stdout")).contains("65534\n").contains("NoNewPrivs:\t1").contains("writable");
+        assertThat(r.getString("result.stdout"))
+                .contains("65534\n")
+                .contains("NoNewPrivs:\t1")
+                .contains("writable");
 
-        InspectContainerResponse c = docker.control().inspectContainerCmd(containerOf(id)).exec();
+        InspectContainerResponse c =
+                docker.control().inspectContainerCmd(containerOf(id)).exec();
         assertThat(c.getConfig().getTty()).isFalse();
-        assertThat(c.getConfig().getLabels()).containsEntry("dev.sluice.dispatch-id", id)
+        assertThat(c.getConfig().getLabels())
+                .containsEntry("dev.sluice.dispatch-id", id)
                 .containsEntry("dev.sluice.worker-id", "sluice-test");
         assertThat(c.getConfig().getUser()).isEqualTo("65534:65534");
         var host = c.getHostConfig();
@@ -190,16 +209,25 @@ class DispatchLifecycleIT {
         assertThat(stdout).hasSizeGreaterThan(100_000);
 
         for (long[] range : new long[][] {{0, 10}, {1000, 4096}, {stdout.length - 7, 100}, {stdout.length + 5, 10}}) {
-            var response = given().queryParam("offset", range[0]).queryParam("limit", range[1])
-                    .get("/v1/dispatches/" + id + "/logs/stdout").then().statusCode(200).extract();
+            var response = given().queryParam("offset", range[0])
+                    .queryParam("limit", range[1])
+                    .get("/v1/dispatches/" + id + "/logs/stdout")
+                    .then()
+                    .statusCode(200)
+                    .extract();
             int from = (int) Math.min(range[0], stdout.length);
             int to = (int) Math.min(range[0] + range[1], stdout.length);
             assertThat(response.asByteArray()).isEqualTo(java.util.Arrays.copyOfRange(stdout, from, to));
             assertThat(response.header("Sluice-Log-Offset")).isEqualTo(Long.toString(range[0]));
-            assertThat(response.header("Sluice-Log-End")).isEqualTo(Boolean.toString(range[0] + range[1] >= stdout.length));
+            assertThat(response.header("Sluice-Log-End"))
+                    .isEqualTo(Boolean.toString(range[0] + range[1] >= stdout.length));
         }
-        byte[] all = given().queryParam("limit", 10_000_000).get("/v1/dispatches/" + id + "/logs/stderr").then()
-                .statusCode(200).extract().asByteArray();
+        byte[] all = given().queryParam("limit", 10_000_000)
+                .get("/v1/dispatches/" + id + "/logs/stderr")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asByteArray();
         assertThat(all).isEqualTo(stderr);
     }
 
@@ -209,7 +237,9 @@ class DispatchLifecycleIT {
         awaitTerminal(id);
         docker.control().removeContainerCmd(containerOf(id)).withForce(true).exec();
 
-        given().get("/v1/dispatches/" + id + "/logs/stdout").then().statusCode(410)
+        given().get("/v1/dispatches/" + id + "/logs/stdout")
+                .then()
+                .statusCode(410)
                 .contentType("application/problem+json")
                 .body("type", org.hamcrest.Matchers.endsWith("log-gone"));
         // The result itself stays.
@@ -220,17 +250,29 @@ class DispatchLifecycleIT {
     void badLogRequestsAreProblems() {
         String id = submit(script("echo x"));
         awaitTerminal(id);
-        given().get("/v1/dispatches/" + id + "/logs/stdin").then().statusCode(404).contentType("application/problem+json");
-        given().queryParam("offset", -1).get("/v1/dispatches/" + id + "/logs/stdout").then().statusCode(422)
+        given().get("/v1/dispatches/" + id + "/logs/stdin")
+                .then()
+                .statusCode(404)
+                .contentType("application/problem+json");
+        given().queryParam("offset", -1)
+                .get("/v1/dispatches/" + id + "/logs/stdout")
+                .then()
+                .statusCode(422)
                 .body("errors[0].field", org.hamcrest.Matchers.equalTo("offset"));
-        given().queryParam("limit", "lots").get("/v1/dispatches/" + id + "/logs/stdout").then().statusCode(422)
+        given().queryParam("limit", "lots")
+                .get("/v1/dispatches/" + id + "/logs/stdout")
+                .then()
+                .statusCode(422)
                 .body("errors[0].field", org.hamcrest.Matchers.equalTo("limit"));
         given().get("/v1/dispatches/d-unknown/logs/stdout").then().statusCode(404);
     }
 
     private String containerOf(String dispatchId) {
-        List<com.github.dockerjava.api.model.Container> found = docker.control().listContainersCmd().withShowAll(true)
-                .withLabelFilter(Map.of("dev.sluice.dispatch-id", dispatchId)).exec();
+        List<com.github.dockerjava.api.model.Container> found = docker.control()
+                .listContainersCmd()
+                .withShowAll(true)
+                .withLabelFilter(Map.of("dev.sluice.dispatch-id", dispatchId))
+                .exec();
         assertThat(found).hasSize(1);
         return found.get(0).getId();
     }
@@ -238,14 +280,18 @@ class DispatchLifecycleIT {
     /** What `docker logs` holds for one stream, read through docker-java's own client. */
     private byte[] dockerLogs(String containerId, StreamType stream) throws InterruptedException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        docker.streaming().logContainerCmd(containerId).withStdOut(stream == StreamType.STDOUT)
-                .withStdErr(stream == StreamType.STDERR).withFollowStream(false)
+        docker.streaming()
+                .logContainerCmd(containerId)
+                .withStdOut(stream == StreamType.STDOUT)
+                .withStdErr(stream == StreamType.STDERR)
+                .withFollowStream(false)
                 .exec(new ResultCallback.Adapter<Frame>() {
                     @Override
                     public void onNext(Frame frame) {
                         out.write(frame.getPayload(), 0, frame.getPayload().length);
                     }
-                }).awaitCompletion();
+                })
+                .awaitCompletion();
         return out.toByteArray();
     }
 }

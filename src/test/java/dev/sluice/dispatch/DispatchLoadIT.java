@@ -69,8 +69,8 @@ class DispatchLoadIT {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long before = usedAfterGc(memory);
 
-        Map<String, Object> body = new HashMap<>(script(
-                "line=$(head -c 1023 /dev/zero | tr '\\000' x); yes \"$line\" | head -c 1073741824"));
+        Map<String, Object> body = new HashMap<>(
+                script("line=$(head -c 1023 /dev/zero | tr '\\000' x); yes \"$line\" | head -c 1073741824"));
         body.put("timeout", "PT5M");
         String id = submit(body);
         JsonPath r = awaitTerminal(id, Duration.ofMinutes(5));
@@ -80,8 +80,10 @@ class DispatchLoadIT {
         long kept = r.getLong("result.stdoutOverflow.keptBytes");
         assertThat(kept).isLessThanOrEqualTo(4L << 20).isGreaterThan((4L << 20) - 16 * 1024);
         assertThat(r.getString("result.stdout").length()).isEqualTo((int) kept); // all ASCII
-        assertThat(r.getString("result.stdout")).contains("[... sluice: ")
-                .contains(" of 1073741824 bytes of stdout omitted; full log: /v1/dispatches/" + id + "/logs/stdout ...]");
+        assertThat(r.getString("result.stdout"))
+                .contains("[... sluice: ")
+                .contains(
+                        " of 1073741824 bytes of stdout omitted; full log: /v1/dispatches/" + id + "/logs/stdout ...]");
         assertThat(r.getBoolean("result.logs.possiblyRotated")).isTrue();
 
         // What the worker kept after a gibibyte went through it: the result, not the stream.

@@ -33,8 +33,13 @@ class DispatchSchedulerTest {
             ran.add(id);
             return outcomes.getOrDefault(id, DispatchScheduler.Outcome.DONE);
         };
-        return new DispatchScheduler(new DispatchScheduler.Capacity(maxRunning, maxQueued, maxQueueWait), workers,
-                runner, engineUp::get, id -> new Execution(id, container -> {}, null), clock);
+        return new DispatchScheduler(
+                new DispatchScheduler.Capacity(maxRunning, maxQueued, maxQueueWait),
+                workers,
+                runner,
+                engineUp::get,
+                id -> new Execution(id, container -> {}, null),
+                clock);
     }
 
     private static void submit(DispatchScheduler scheduler, String id) {

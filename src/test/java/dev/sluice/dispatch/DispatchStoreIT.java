@@ -40,20 +40,20 @@ class DispatchStoreIT {
     private record Db(DispatchStore store, DispatchTransitions transitions, Jdbc jdbc) {
 
         boolean finish(DispatchResult r) {
-            return transitions.finish(r, StoreFixtures.summary(r), DispatchTransitions.From.ANY_UNFINISHED,
-                    StoredDispatches.NO_OUTBOX);
+            return transitions.finish(
+                    r, StoreFixtures.summary(r), DispatchTransitions.From.ANY_UNFINISHED, StoredDispatches.NO_OUTBOX);
         }
 
         boolean finishQueued(DispatchResult r) {
-            return transitions.finish(r, StoreFixtures.summary(r), DispatchTransitions.From.QUEUED,
-                    StoredDispatches.NO_OUTBOX);
+            return transitions.finish(
+                    r, StoreFixtures.summary(r), DispatchTransitions.From.QUEUED, StoredDispatches.NO_OUTBOX);
         }
     }
 
     private static Db migrated(DataSource ds) {
         Jdbc jdbc = TestStores.migratedEmpty(ds);
-        return new Db(new DispatchStore(jdbc, TestStores.json()), new DispatchTransitions(jdbc, TestStores.json()),
-                jdbc);
+        return new Db(
+                new DispatchStore(jdbc, TestStores.json()), new DispatchTransitions(jdbc, TestStores.json()), jdbc);
     }
 
     static DispatchSpec spec(String image) {
@@ -61,8 +61,21 @@ class DispatchStoreIT {
     }
 
     private static DispatchResult result(String id, Dispatch.Status status, String stdout) {
-        return new DispatchResult(id, status, 0, null, "img:1", T0.plusSeconds(1), T0.plusSeconds(5), 4000L, stdout,
-                "", new Overflow(9, 8, 1), null, new DispatchResult.Logs("/a", "/b", false, false), Map.of("task", "t"));
+        return new DispatchResult(
+                id,
+                status,
+                0,
+                null,
+                "img:1",
+                T0.plusSeconds(1),
+                T0.plusSeconds(5),
+                4000L,
+                stdout,
+                "",
+                new Overflow(9, 8, 1),
+                null,
+                new DispatchResult.Logs("/a", "/b", false, false),
+                Map.of("task", "t"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -70,7 +83,8 @@ class DispatchStoreIT {
     void aRecordRoundTripsWithoutItsSecretValues(String kind, DataSource ds) throws Exception {
         Db db = migrated(ds);
         DispatchStore store = db.store();
-        assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0))).isTrue();
+        assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0)))
+                .isTrue();
 
         Dispatch d = store.find("d-1").orElseThrow();
         assertThat(d.status()).isEqualTo(Dispatch.Status.QUEUED);
@@ -86,7 +100,8 @@ class DispatchStoreIT {
         assertThat(stored.secretsMissing()).isTrue();
         assertThat(stored.timeout()).isEqualTo(Duration.ofMinutes(15));
         assertThat(stored.input()).isEqualTo("input text");
-        try (Connection c = ds.getConnection(); ResultSet rs = c.createStatement().executeQuery("SELECT * FROM dispatches")) {
+        try (Connection c = ds.getConnection();
+                ResultSet rs = c.createStatement().executeQuery("SELECT * FROM dispatches")) {
             while (rs.next()) {
                 for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
                     assertThat(String.valueOf(rs.getObject(i))).doesNotContain("the-secret-value");
@@ -100,8 +115,10 @@ class DispatchStoreIT {
     void anIdIsTakenOnce(String kind, DataSource ds) {
         Db db = migrated(ds);
         DispatchStore store = db.store();
-        assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0))).isTrue();
-        assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:2"), "other", "w1", T0))).isFalse();
+        assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0)))
+                .isTrue();
+        assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:2"), "other", "w1", T0)))
+                .isFalse();
         assertThat(store.find("d-1").orElseThrow().image()).isEqualTo("img:1");
     }
 
@@ -171,7 +188,9 @@ class DispatchStoreIT {
         assertThat(last.items()).extracting(Dispatch::id).containsExactly("d-0");
         assertThat(last.nextAfter()).isNull();
 
-        assertThat(store.list(Dispatch.Status.FAILED, 10, null).items()).extracting(Dispatch::id).containsExactly("d-3");
+        assertThat(store.list(Dispatch.Status.FAILED, 10, null).items())
+                .extracting(Dispatch::id)
+                .containsExactly("d-3");
         assertThat(store.list(Dispatch.Status.QUEUED, 10, null).items()).hasSize(6);
         assertThatThrownBy(() -> store.list(null, 3, "d-unknown")).isInstanceOf(IllegalArgumentException.class);
     }

@@ -14,12 +14,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.container.DockerClients;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
-import jakarta.inject.Inject;
 
 /** A client-chosen id makes a POST idempotent: same body, same dispatch; different body, 409. */
 @QuarkusTest
@@ -42,13 +43,16 @@ class IdempotencyIT {
     void theSameIdAndBodyReturnTheExistingRecord() {
         Map<String, Object> body = request("idem-same-" + RUN, "echo once");
         Response first = post(body);
-        first.then().statusCode(202).header("Location", org.hamcrest.Matchers.endsWith("/v1/dispatches/idem-same-" + RUN));
+        first.then()
+                .statusCode(202)
+                .header("Location", org.hamcrest.Matchers.endsWith("/v1/dispatches/idem-same-" + RUN));
         awaitTerminal("idem-same-" + RUN);
 
         Response again = post(body);
         again.then().statusCode(202).header("Idempotent-Replayed", "true");
         assertThat(again.jsonPath().getString("id")).isEqualTo("idem-same-" + RUN);
-        assertThat(again.jsonPath().getString("createdAt")).isEqualTo(first.jsonPath().getString("createdAt"));
+        assertThat(again.jsonPath().getString("createdAt"))
+                .isEqualTo(first.jsonPath().getString("createdAt"));
         assertThat(again.jsonPath().getString("status")).isEqualTo("succeeded");
 
         // A rotated secret value is the same request: values are not part of the fingerprint.
@@ -64,7 +68,8 @@ class IdempotencyIT {
         Response conflict = post(request("idem-conflict-" + RUN, "echo something else"));
         conflict.then().statusCode(409).contentType("application/problem+json");
         assertThat(conflict.asString()).doesNotContain("value-one");
-        assertThat(awaitTerminal("idem-conflict-" + RUN).getString("result.stdout")).isEqualTo("original\n");
+        assertThat(awaitTerminal("idem-conflict-" + RUN).getString("result.stdout"))
+                .isEqualTo("original\n");
     }
 
     @Test
@@ -74,14 +79,16 @@ class IdempotencyIT {
         CountDownLatch go = new CountDownLatch(1);
         List<CompletableFuture<Response>> answers = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
-            answers.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    go.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return post(body);
-            }, pool));
+            answers.add(CompletableFuture.supplyAsync(
+                    () -> {
+                        try {
+                            go.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        return post(body);
+                    },
+                    pool));
         }
         go.countDown();
         long created = 0;
@@ -95,12 +102,17 @@ class IdempotencyIT {
         }
         pool.shutdown();
         assertThat(created).isEqualTo(1);
-        assertThat(awaitTerminal("idem-concurrent-" + RUN).getString("result.stdout")).isEqualTo("exactly once\n");
+        assertThat(awaitTerminal("idem-concurrent-" + RUN).getString("result.stdout"))
+                .isEqualTo("exactly once\n");
         assertThat(containers("idem-concurrent-" + RUN)).isEqualTo(1);
     }
 
     private int containers(String dispatchId) {
-        return docker.control().listContainersCmd().withShowAll(true)
-                .withLabelFilter(Map.of("dev.sluice.dispatch-id", dispatchId)).exec().size();
+        return docker.control()
+                .listContainersCmd()
+                .withShowAll(true)
+                .withLabelFilter(Map.of("dev.sluice.dispatch-id", dispatchId))
+                .exec()
+                .size();
     }
 }

@@ -38,7 +38,11 @@ class LostWorkerIT {
 
     @BeforeEach
     void emptyDatabase() {
-        Flyway.configure().dataSource(TestStores.postgres(DATABASE)).cleanDisabled(false).load().clean();
+        Flyway.configure()
+                .dataSource(TestStores.postgres(DATABASE))
+                .cleanDisabled(false)
+                .load()
+                .clean();
     }
 
     @AfterEach
@@ -72,19 +76,25 @@ class LostWorkerIT {
         pending.otherwise(Receiver.status(503));
         String delivered;
         String running;
-        try (WorkerProcess a = WorkerProcess.start(replica("replica-a")); WorkerProcess b = WorkerProcess.start(replica("replica-b"))) {
+        try (WorkerProcess a = WorkerProcess.start(replica("replica-a"));
+                WorkerProcess b = WorkerProcess.start(replica("replica-b"))) {
             delivered = submit(a, "echo finished before the crash", pending.url("/hook"));
             running = submit(a, "echo started; sleep 120", closed.url("/hook"));
-            await().atMost(Duration.ofSeconds(30)).until(() -> pending.requests().size() >= 1
-                    && "running".equals(a.record(running).path("status").asText()));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> pending.requests().size() >= 1
+                            && "running".equals(a.record(running).path("status").asText()));
             a.kill();
             pending.otherwise(Receiver.status(200));
 
             // replica-b delivers what replica-a left in the outbox, with the same webhook-id and body.
             JsonNode d = b.awaitDelivered(delivered);
             assertThat(d.path("status").asText()).isEqualTo("succeeded");
-            assertThat(pending.requests()).extracting(r -> r.header("webhook-id")).containsOnly("msg_" + delivered);
-            assertThat(pending.requests()).extracting(Receiver.Request::bodyText).containsOnly(pending.requests().get(0).bodyText());
+            assertThat(pending.requests())
+                    .extracting(r -> r.header("webhook-id"))
+                    .containsOnly("msg_" + delivered);
+            assertThat(pending.requests())
+                    .extracting(Receiver.Request::bodyText)
+                    .containsOnly(pending.requests().get(0).bodyText());
 
             // ...closes replica-a's running dispatch once its lease lapses, and delivers that result.
             JsonNode lost = b.awaitDelivered(running);
@@ -95,8 +105,10 @@ class LostWorkerIT {
             // ...and removes the container replica-a left running on the shared engine.
             try (var clients = TestDocker.clients()) {
                 ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
-                await().atMost(Duration.ofSeconds(60)).until(() -> runtime.managed().stream()
-                        .map(ManagedContainer::dispatchId).noneMatch(running::equals));
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> runtime.managed().stream()
+                                .map(ManagedContainer::dispatchId)
+                                .noneMatch(running::equals));
             }
         }
     }

@@ -29,7 +29,9 @@ class PostgresStoreIT {
 
     @Test
     void theWorkerRunsOnPostgres() {
-        given().get("/q/health/ready").then().statusCode(200)
+        given().get("/q/health/ready")
+                .then()
+                .statusCode(200)
                 .body("checks.find { it.name == 'store' }.data.kind", equalTo("postgresql"));
 
         String id = "pg-" + UUID.randomUUID();
@@ -40,7 +42,11 @@ class PostgresStoreIT {
         JsonPath r = awaitTerminal(id);
         assertThat(r.getString("result.stdout")).isEqualTo("on postgres\n");
         assertThat(r.getString("metadata.task")).isEqualTo("pg");
-        given().queryParam("status", "succeeded").queryParam("limit", 100).get("/v1/dispatches").then().statusCode(200)
+        given().queryParam("status", "succeeded")
+                .queryParam("limit", 100)
+                .get("/v1/dispatches")
+                .then()
+                .statusCode(200)
                 .body("items.id", org.hamcrest.Matchers.hasItem(id));
     }
 
@@ -51,11 +57,13 @@ class PostgresStoreIT {
             Map<String, Object> body = new HashMap<>(script("echo delivered from postgres"));
             body.put("callbackUrl", receiver.url("/hook"));
             String id = submit(body);
-            JsonPath r = await().atMost(Duration.ofSeconds(30)).until(() -> get(id),
-                    d -> "delivered".equals(d.getString("callback.state")));
+            JsonPath r = await().atMost(Duration.ofSeconds(30))
+                    .until(() -> get(id), d -> "delivered".equals(d.getString("callback.state")));
             assertThat(r.getInt("callback.attempts")).isEqualTo(2);
             assertThat(r.getList("callback.history.status", Integer.class)).containsExactly(500, 200);
-            assertThat(receiver.requests()).extracting(q -> q.header("webhook-id")).containsOnly("msg_" + id);
+            assertThat(receiver.requests())
+                    .extracting(q -> q.header("webhook-id"))
+                    .containsOnly("msg_" + id);
         }
     }
 }

@@ -33,8 +33,8 @@ public final class StoredDispatches {
 
     /** Records a queued dispatch of the fixture spec with this callback URL (or none). */
     public void queued(String id, String callbackUrl, String workerId, Instant createdAt) {
-        store.insert(new DispatchStore.NewDispatch(
-                id, StoreFixtures.spec("img:1", callbackUrl), "fp", workerId, createdAt));
+        store.insert(
+                new DispatchStore.NewDispatch(id, StoreFixtures.spec("img:1", callbackUrl), "fp", workerId, createdAt));
     }
 
     /** Ends a dispatch with this result, through the outbox; false when it had ended already. */
@@ -45,8 +45,20 @@ public final class StoredDispatches {
 
     /** A result with this status and stdout, as a finished dispatch of the fixture spec has. */
     public static DispatchResult result(String id, Dispatch.Status status, String stdout, Instant finishedAt) {
-        return new DispatchResult(id, status, 0, null, "img:1", finishedAt.minusSeconds(4), finishedAt, 4000L, stdout,
-                "", new Overflow(9, 8, 1), null, new DispatchResult.Logs("/a", "/b", false, false),
+        return new DispatchResult(
+                id,
+                status,
+                0,
+                null,
+                "img:1",
+                finishedAt.minusSeconds(4),
+                finishedAt,
+                4000L,
+                stdout,
+                "",
+                new Overflow(9, 8, 1),
+                null,
+                new DispatchResult.Logs("/a", "/b", false, false),
                 Map.of("task", "t"));
     }
 }

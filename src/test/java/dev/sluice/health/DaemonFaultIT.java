@@ -33,16 +33,22 @@ class DaemonFaultIT {
         Engine.freeze();
         try {
             // Three slow pings mark the engine down; meanwhile every answer comes from the store.
-            await().atMost(Duration.ofSeconds(30)).until(() -> given().get("/q/health/ready").statusCode() == 503);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> given().get("/q/health/ready").statusCode() == 503);
             given().get("/q/health/live").then().statusCode(200);
             given().get("/v1/dispatches/" + id).then().statusCode(200);
             given().get("/v1/dispatches?limit=5").then().statusCode(200);
-            given().contentType("application/json").body(script("echo refused")).post("/v1/dispatches").then()
-                    .statusCode(503).header("Retry-After", org.hamcrest.Matchers.notNullValue());
+            given().contentType("application/json")
+                    .body(script("echo refused"))
+                    .post("/v1/dispatches")
+                    .then()
+                    .statusCode(503)
+                    .header("Retry-After", org.hamcrest.Matchers.notNullValue());
         } finally {
             Engine.thaw();
         }
-        await().atMost(Duration.ofSeconds(30)).until(() -> given().get("/q/health/ready").statusCode() == 200);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> given().get("/q/health/ready").statusCode() == 200);
         JsonPath r = awaitTerminal(id);
         assertThat(r.getString("status")).isEqualTo("succeeded");
         assertThat(r.getString("result.stdout")).isEqualTo("before\nafter\n");
@@ -64,7 +70,9 @@ class DaemonFaultIT {
             assertThat(r.getString("status")).isEqualTo("failed");
             assertThat(r.getString("result.stdout")).startsWith("before\n").doesNotContain("never");
         }
-        await().atMost(Duration.ofSeconds(30)).until(() -> given().get("/q/health/ready").statusCode() == 200);
-        assertThat(awaitTerminal(submit(script("echo back"))).getString("result.stdout")).isEqualTo("back\n");
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> given().get("/q/health/ready").statusCode() == 200);
+        assertThat(awaitTerminal(submit(script("echo back"))).getString("result.stdout"))
+                .isEqualTo("back\n");
     }
 }

@@ -19,7 +19,9 @@ class EngineDownIT {
 
     @Test
     void readinessIsDownAndLivenessUp() {
-        given().get("/q/health/ready").then().statusCode(503)
+        given().get("/q/health/ready")
+                .then()
+                .statusCode(503)
                 .body("checks.find { it.name == 'docker' }.status", equalTo("DOWN"))
                 .body("checks.find { it.name == 'store' }.status", equalTo("UP"));
         given().get("/q/health/live").then().statusCode(200);
@@ -27,8 +29,12 @@ class EngineDownIT {
 
     @Test
     void postAnswers503WithRetryAfterAndCreatesNothing() {
-        post(script("echo hi")).then().statusCode(503).contentType("application/problem+json")
-                .header("Retry-After", "3").body("type", equalTo("urn:problem-type:sluice:engine-unavailable"));
+        post(script("echo hi"))
+                .then()
+                .statusCode(503)
+                .contentType("application/problem+json")
+                .header("Retry-After", "3")
+                .body("type", equalTo("urn:problem-type:sluice:engine-unavailable"));
         given().get("/v1/dispatches").then().statusCode(200).body("items.size()", equalTo(0));
     }
 

@@ -3,8 +3,8 @@ package dev.sluice.output;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -29,8 +29,10 @@ class OutputCollectorPropertyTest {
     private static final String LOG = "/v1/dispatches/p/logs/stderr";
 
     @Property(tries = 400)
-    void resultIsBoundedHonestAndMadeOfTheStreamsEnds(@ForAll("streams") byte[] input,
-            @ForAll @IntRange(min = 1024, max = 4096) int cap, @ForAll("chunkSizes") List<Integer> chunks) {
+    void resultIsBoundedHonestAndMadeOfTheStreamsEnds(
+            @ForAll("streams") byte[] input,
+            @ForAll @IntRange(min = 1024, max = 4096) int cap,
+            @ForAll("chunkSizes") List<Integer> chunks) {
         CapturedOutput out = feed(input, cap, chunks);
         String whole = reference(input);
 
@@ -60,7 +62,8 @@ class OutputCollectorPropertyTest {
     }
 
     @Property(tries = 200)
-    void validInputLosesExactlyTheDroppedBytes(@ForAll("validText") String text, @ForAll("chunkSizes") List<Integer> chunks) {
+    void validInputLosesExactlyTheDroppedBytes(
+            @ForAll("validText") String text, @ForAll("chunkSizes") List<Integer> chunks) {
         byte[] input = text.getBytes(StandardCharsets.UTF_8);
         CapturedOutput out = feed(input, 1024, chunks);
         if (out.truncated()) {
@@ -87,21 +90,28 @@ class OutputCollectorPropertyTest {
         // Mostly text with newlines and multibyte characters, some raw noise, sizes
         // on both sides of the caps.
         Arbitrary<byte[]> text = validText().map(s -> s.getBytes(StandardCharsets.UTF_8));
-        Arbitrary<byte[]> noise = Arbitraries.bytes().filter(b -> b != (byte) 0xED).array(byte[].class).ofMaxSize(6000);
+        Arbitrary<byte[]> noise = Arbitraries.bytes()
+                .filter(b -> b != (byte) 0xED)
+                .array(byte[].class)
+                .ofMaxSize(6000);
         Arbitrary<byte[]> mixed = Combinators.combine(text, noise).as(OutputCollectorPropertyTest::interleave);
         return Arbitraries.oneOf(text, noise, mixed);
     }
 
     @Provide
     Arbitrary<String> validText() {
-        Arbitrary<String> pieces = Arbitraries.of("a", "line\n", "\r\n", "\u00e9", "\u20ac", "\uD83D\uDE00", "\u0000", " ",
-                "{\"k\":1}\n");
+        Arbitrary<String> pieces =
+                Arbitraries.of("a", "line\n", "\r\n", "\u00e9", "\u20ac", "\uD83D\uDE00", "\u0000", " ", "{\"k\":1}\n");
         return pieces.list().ofMaxSize(3000).map(l -> String.join("", l));
     }
 
     @Provide
     Arbitrary<List<Integer>> chunkSizes() {
-        return Arbitraries.integers().between(0, 1100).list().ofMinSize(1).ofMaxSize(8)
+        return Arbitraries.integers()
+                .between(0, 1100)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(8)
                 .filter(l -> l.stream().anyMatch(n -> n > 0));
     }
 
@@ -119,8 +129,10 @@ class OutputCollectorPropertyTest {
     }
 
     private static boolean isWellFormed(String s) {
-        CharsetDecoder strict = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        CharsetDecoder strict = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
         try {
             strict.decode(ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8)));
             return s.codePoints().noneMatch(cp -> cp >= 0xD800 && cp <= 0xDFFF);

@@ -76,7 +76,8 @@ class OutputCollectorTest {
     void tailGetsThreeTimesTheRoomOfTheHead() {
         CapturedOutput out = collect(ascii(100_000));
         Truncated t = Truncated.parse(out.text());
-        assertThat(t.tail().length()).isBetween(3 * t.head().length() - 3, 3 * t.head().length() + 3);
+        assertThat(t.tail().length())
+                .isBetween(3 * t.head().length() - 3, 3 * t.head().length() + 3);
     }
 
     @Test
@@ -95,7 +96,9 @@ class OutputCollectorTest {
                 assertThat(out.text()).doesNotContain("\uFFFD");
                 Truncated t = Truncated.parse(out.text());
                 assertThat(whole).startsWith(t.head()).endsWith(t.tail());
-                assertThat(out.overflow().keptBytes()).isEqualTo(utf8(out.text())).isLessThanOrEqualTo(CAP);
+                assertThat(out.overflow().keptBytes())
+                        .isEqualTo(utf8(out.text()))
+                        .isLessThanOrEqualTo(CAP);
                 assertThat(t.dropped()).isEqualTo(input.length - utf8(t.head()) - utf8(t.tail()));
             }
         }
@@ -175,8 +178,9 @@ class OutputCollectorTest {
     @Test
     void markerStartsItsOwnLineWhenTheHeadEndsMidLine() {
         CapturedOutput out = collect(ascii(10 * CAP));
-        assertThat(out.text()).containsPattern("[a-z]\\n\\[\\.\\.\\. sluice: \\d+ of 10240 bytes of stdout omitted; full log: "
-                + LOG + " \\.\\.\\.]\\n[a-z]");
+        assertThat(out.text())
+                .containsPattern("[a-z]\\n\\[\\.\\.\\. sluice: \\d+ of 10240 bytes of stdout omitted; full log: " + LOG
+                        + " \\.\\.\\.]\\n[a-z]");
     }
 
     @Test
@@ -193,7 +197,8 @@ class OutputCollectorTest {
 
     @Test
     void splittingTheInputAtAnyOffsetGivesTheSameResult() {
-        byte[] input = ("h\u00e9llo w\u00f6rld \uD83D\uDE00 \u20ac\n").repeat(200).getBytes(StandardCharsets.UTF_8);
+        byte[] input =
+                ("h\u00e9llo w\u00f6rld \uD83D\uDE00 \u20ac\n").repeat(200).getBytes(StandardCharsets.UTF_8);
         input[1500] = (byte) 0xC3; // and one ill-formed byte
         CapturedOutput once = collect(input);
         for (int split = 0; split <= input.length; split++) {

@@ -12,8 +12,7 @@ import io.quarkus.runtime.configuration.MemorySize;
 class OutputLimitsTest {
 
     record Config(MemorySize stdoutCap, MemorySize stderrCap, MemorySize maxStdoutCap, MemorySize maxStderrCap)
-            implements OutputConfig {
-    }
+            implements OutputConfig {}
 
     private static MemorySize bytes(long n) {
         return new MemorySize(BigInteger.valueOf(n));
@@ -21,13 +20,15 @@ class OutputLimitsTest {
 
     @Test
     void defaultsAreFourMebibytesAndAQuarterOfOne() {
-        OutputLimits limits = OutputLimits.from(new Config(bytes(4 << 20), bytes(256 << 10), bytes(16 << 20), bytes(1 << 20)));
+        OutputLimits limits =
+                OutputLimits.from(new Config(bytes(4 << 20), bytes(256 << 10), bytes(16 << 20), bytes(1 << 20)));
         assertThat(limits).isEqualTo(new OutputLimits(4 << 20, 256 << 10, 16 << 20, 1 << 20));
     }
 
     @Test
     void aCapSmallerThanTheMarkerIsRefusedNamingTheSetting() {
-        assertThatThrownBy(() -> OutputLimits.from(new Config(bytes(4 << 20), bytes(100), bytes(16 << 20), bytes(1 << 20))))
+        assertThatThrownBy(() ->
+                        OutputLimits.from(new Config(bytes(4 << 20), bytes(100), bytes(16 << 20), bytes(1 << 20))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("sluice.output.stderr-cap is 100 bytes")
                 .hasMessageContaining("at least 1024 bytes");
@@ -35,7 +36,8 @@ class OutputLimitsTest {
 
     @Test
     void aDefaultAboveItsMaximumIsRefused() {
-        assertThatThrownBy(() -> OutputLimits.from(new Config(bytes(32 << 20), bytes(256 << 10), bytes(16 << 20), bytes(1 << 20))))
+        assertThatThrownBy(() -> OutputLimits.from(
+                        new Config(bytes(32 << 20), bytes(256 << 10), bytes(16 << 20), bytes(1 << 20))))
                 .hasMessageContaining("sluice.output.stdout-cap (33554432 bytes) exceeds sluice.output.max-stdout-cap");
     }
 }

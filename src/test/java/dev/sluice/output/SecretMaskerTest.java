@@ -55,8 +55,10 @@ class SecretMaskerTest {
     }
 
     @Property(tries = 300)
-    void noWindowEverShowsTheSecret(@ForAll @AlphaChars @StringLength(min = 4, max = 12) String secret,
-            @ForAll @StringLength(max = 200) String before, @ForAll @StringLength(max = 200) String after,
+    void noWindowEverShowsTheSecret(
+            @ForAll @AlphaChars @StringLength(min = 4, max = 12) String secret,
+            @ForAll @StringLength(max = 200) String before,
+            @ForAll @StringLength(max = 200) String after,
             @ForAll int cutSeed) {
         SecretMasker m = new SecretMasker(List.of(secret));
         byte[] stream = (before + secret + after).getBytes(StandardCharsets.UTF_8);
@@ -71,7 +73,9 @@ class SecretMaskerTest {
         int secretStart = before.getBytes(StandardCharsets.UTF_8).length;
         int secretEnd = secretStart + secret.length();
         for (int i = Math.max(from, secretStart); i < Math.min(to, secretEnd); i++) {
-            assertThat(window[i - from]).as("byte %d of the secret", i - secretStart).isEqualTo((byte) '*');
+            assertThat(window[i - from])
+                    .as("byte %d of the secret", i - secretStart)
+                    .isEqualTo((byte) '*');
         }
     }
 }

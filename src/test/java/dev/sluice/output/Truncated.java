@@ -14,8 +14,13 @@ record Truncated(String head, long dropped, long original, String stream, String
         if (!m.find()) {
             throw new AssertionError("no marker in a truncated text of " + text.length() + " chars");
         }
-        Truncated parsed = new Truncated(text.substring(0, m.start()), Long.parseLong(m.group(1)),
-                Long.parseLong(m.group(2)), m.group(3), m.group(4), text.substring(m.end()));
+        Truncated parsed = new Truncated(
+                text.substring(0, m.start()),
+                Long.parseLong(m.group(1)),
+                Long.parseLong(m.group(2)),
+                m.group(3),
+                m.group(4),
+                text.substring(m.end()));
         if (m.find()) {
             throw new AssertionError("more than one marker line");
         }

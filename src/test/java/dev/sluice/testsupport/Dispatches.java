@@ -17,8 +17,7 @@ public final class Dispatches {
 
     private static final Set<String> TERMINAL = Set.of("succeeded", "failed", "timed_out", "cancelled", "error");
 
-    private Dispatches() {
-    }
+    private Dispatches() {}
 
     /** A request running a shell script in the test agent image. */
     public static Map<String, Object> script(String script) {
@@ -35,13 +34,18 @@ public final class Dispatches {
     }
 
     public static JsonPath get(String id) {
-        return given().get("/v1/dispatches/" + id).then().statusCode(200).extract().jsonPath();
+        return given().get("/v1/dispatches/" + id)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
     }
 
     /** Waits for a terminal status and returns the record. */
     public static JsonPath awaitTerminal(String id, Duration within) {
-        return await().atMost(within).pollInterval(Duration.ofMillis(100)).until(() -> get(id),
-                r -> TERMINAL.contains(r.getString("status")));
+        return await().atMost(within)
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> get(id), r -> TERMINAL.contains(r.getString("status")));
     }
 
     public static JsonPath awaitTerminal(String id) {
@@ -49,7 +53,8 @@ public final class Dispatches {
     }
 
     public static JsonPath awaitStatus(String id, String status) {
-        return await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> get(id),
-                r -> status.equals(r.getString("status")));
+        return await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> get(id), r -> status.equals(r.getString("status")));
     }
 }

@@ -14,18 +14,18 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Engine {
 
-    private static final Path PID_FILE = Path.of(System.getenv().getOrDefault("SLUICE_ENGINE_LOG_DIR", "/tmp/sluice-dockerd"),
-            "dockerd.pid");
+    private static final Path PID_FILE =
+            Path.of(System.getenv().getOrDefault("SLUICE_ENGINE_LOG_DIR", "/tmp/sluice-dockerd"), "dockerd.pid");
 
-    private Engine() {
-    }
+    private Engine() {}
 
     /** Fails in CI, and skips elsewhere, when the engine was not started by our script. */
     public static void requireOurs() {
         boolean ours = pid() != null;
         if ("true".equals(System.getenv("CI"))) {
             if (!ours) {
-                throw new IllegalStateException("CI must run the engine from scripts/docker-engine.sh (no " + PID_FILE + ")");
+                throw new IllegalStateException(
+                        "CI must run the engine from scripts/docker-engine.sh (no " + PID_FILE + ")");
             }
         } else {
             assumeTrue(ours, "the engine was not started by scripts/docker-engine.sh; not stopping someone else's");

@@ -7,8 +7,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 /** Worker configurations that tests need beyond the defaults. */
 public final class Profiles {
 
-    private Profiles() {
-    }
+    private Profiles() {}
 
     /** API tokens required on /v1. */
     public static final class Tokens implements QuarkusTestProfile {
@@ -30,8 +29,13 @@ public final class Profiles {
     public static final class SmallCapacity implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("sluice.dispatch.max-running", "1", "sluice.dispatch.max-queued", "2",
-                    "sluice.dispatch.retry-after", "7s");
+            return Map.of(
+                    "sluice.dispatch.max-running",
+                    "1",
+                    "sluice.dispatch.max-queued",
+                    "2",
+                    "sluice.dispatch.retry-after",
+                    "7s");
         }
     }
 
@@ -39,10 +43,15 @@ public final class Profiles {
     public static final class Postgres implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.datasource.jdbc.url", System.getenv().getOrDefault("SLUICE_TEST_POSTGRES_APP_URL",
-                    "jdbc:postgresql://localhost:5432/sluice_app_test"),
-                    "quarkus.datasource.username", "sluice",
-                    "quarkus.datasource.password", "sluice");
+            return Map.of(
+                    "quarkus.datasource.jdbc.url",
+                    System.getenv()
+                            .getOrDefault(
+                                    "SLUICE_TEST_POSTGRES_APP_URL", "jdbc:postgresql://localhost:5432/sluice_app_test"),
+                    "quarkus.datasource.username",
+                    "sluice",
+                    "quarkus.datasource.password",
+                    "sluice");
         }
     }
 

@@ -30,23 +30,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Receiver implements AutoCloseable {
 
     /** What the receiver does with one request. */
-    public sealed interface Behaviour permits Status, Hang, Reset, Empty {
-    }
+    public sealed interface Behaviour permits Status, Hang, Reset, Empty {}
 
-    public record Status(int code, Map<String, String> headers) implements Behaviour {
-    }
+    public record Status(int code, Map<String, String> headers) implements Behaviour {}
 
     /** Reads the request and never answers. */
-    public record Hang() implements Behaviour {
-    }
+    public record Hang() implements Behaviour {}
 
     /** Reads the request and resets the connection. */
-    public record Reset() implements Behaviour {
-    }
+    public record Reset() implements Behaviour {}
 
     /** Reads the request and closes the connection without a byte. */
-    public record Empty() implements Behaviour {
-    }
+    public record Empty() implements Behaviour {}
 
     public static Behaviour status(int code) {
         return new Status(code, Map.of());
@@ -204,7 +199,9 @@ public final class Receiver implements AutoCloseable {
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
             if (colon > 0) {
-                headers.put(lines[i].substring(0, colon).strip().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).strip());
+                headers.put(
+                        lines[i].substring(0, colon).strip().toLowerCase(Locale.ROOT),
+                        lines[i].substring(colon + 1).strip());
             }
         }
         int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));

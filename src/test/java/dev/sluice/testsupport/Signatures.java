@@ -15,15 +15,15 @@ import javax.crypto.spec.SecretKeySpec;
 public final class Signatures {
 
     /** The test profile's signing secrets (application.properties, %test). */
-    public static final List<String> TEST_SECRETS = List.of("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-            "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    public static final List<String> TEST_SECRETS =
+            List.of("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
 
-    private Signatures() {
-    }
+    private Signatures() {}
 
     /** True when the signature header holds a valid v1 signature, by {@code secret}, of id, timestamp and body. */
     public static boolean verifies(Receiver.Request request, String secret) {
-        String expected = sign(secret, request.header("webhook-id"), request.header("webhook-timestamp"), request.body());
+        String expected =
+                sign(secret, request.header("webhook-id"), request.header("webhook-timestamp"), request.body());
         return Arrays.asList(request.header("webhook-signature").split(" ")).contains("v1," + expected);
     }
 

@@ -15,21 +15,34 @@ import dev.sluice.dispatch.DispatchSummary;
 /** Records for tests that use the store without the worker around it. */
 public final class StoreFixtures {
 
-    private StoreFixtures() {
-    }
+    private StoreFixtures() {}
 
     /** JSON as the worker writes it: ISO times and durations. */
     public static ObjectMapper json() {
-        return new ObjectMapper().registerModule(new JavaTimeModule())
+        return new ObjectMapper()
+                .registerModule(new JavaTimeModule())
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS);
     }
 
     /** A validated dispatch with a secret (whose value must never be stored). */
     public static DispatchSpec spec(String image, String callbackUrl) {
-        return new DispatchSpec(image, List.of("sh", "-c", "echo hi"), Map.of("MODE", "strict"),
-                Map.of("API_KEY", "the-secret-value"), List.of("API_KEY"), "input text", "/work", Duration.ofMinutes(15),
-                1L << 30, 1_000_000_000L, 256, "none", 4 << 20, 256 << 10, callbackUrl,
+        return new DispatchSpec(
+                image,
+                List.of("sh", "-c", "echo hi"),
+                Map.of("MODE", "strict"),
+                Map.of("API_KEY", "the-secret-value"),
+                List.of("API_KEY"),
+                "input text",
+                "/work",
+                Duration.ofMinutes(15),
+                1L << 30,
+                1_000_000_000L,
+                256,
+                "none",
+                4 << 20,
+                256 << 10,
+                callbackUrl,
                 Map.of("task", "review-42", "attempt", 2));
     }
 

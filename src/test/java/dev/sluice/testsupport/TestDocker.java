@@ -15,24 +15,50 @@ public final class TestDocker {
     /** Built from scratch by scripts/docker-engine.sh. */
     public static final String AGENT_IMAGE = System.getProperty("sluice.test.agent-image", "sluice-agent:test");
 
-    private TestDocker() {
-    }
+    private TestDocker() {}
 
-    public record Docker(Optional<String> host, Duration connectTimeout, Duration callTimeout, Duration pingTimeout,
-            int controlConnections, int streamConnections) implements DockerConfig {
-    }
+    public record Docker(
+            Optional<String> host,
+            Duration connectTimeout,
+            Duration callTimeout,
+            Duration pingTimeout,
+            int controlConnections,
+            int streamConnections)
+            implements DockerConfig {}
 
-    public record Container(boolean readOnlyRoot, boolean dropCapabilities, boolean noNewPrivileges, boolean init,
-            String workDir, MemorySize workSize, MemorySize tmpSize, String user, String logDriver,
-            MemorySize logMaxSize, int logMaxFiles, Duration retention) implements ContainerConfig {
-    }
+    public record Container(
+            boolean readOnlyRoot,
+            boolean dropCapabilities,
+            boolean noNewPrivileges,
+            boolean init,
+            String workDir,
+            MemorySize workSize,
+            MemorySize tmpSize,
+            String user,
+            String logDriver,
+            MemorySize logMaxSize,
+            int logMaxFiles,
+            Duration retention)
+            implements ContainerConfig {}
 
     public static DockerConfig dockerConfig() {
-        return new Docker(Optional.empty(), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(2), 16, 256);
+        return new Docker(
+                Optional.empty(), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(2), 16, 256);
     }
 
     public static ContainerConfig containerConfig() {
-        return new Container(true, true, true, true, "/work", mib(64), mib(16), "65534:65534", "json-file", mib(32), 4,
+        return new Container(
+                true,
+                true,
+                true,
+                true,
+                "/work",
+                mib(64),
+                mib(16),
+                "65534:65534",
+                "json-file",
+                mib(32),
+                4,
                 Duration.ofHours(1));
     }
 

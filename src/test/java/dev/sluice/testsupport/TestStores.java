@@ -9,8 +9,8 @@ import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
-import dev.sluice.store.JsonColumns;
 import dev.sluice.store.Jdbc;
+import dev.sluice.store.JsonColumns;
 
 /**
  * Stores for tests that use them without the worker around them: a fresh
@@ -77,7 +77,11 @@ public final class TestStores {
 
     /** Migrates the database to the current schema, keeping what it holds. */
     public static Jdbc migrated(DataSource ds) {
-        Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+        Flyway.configure()
+                .dataSource(ds)
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
         return new Jdbc(ds);
     }
 

@@ -83,12 +83,15 @@ public class WorkerClient {
 
     /** Waits until the record satisfies {@code condition}, and returns it. */
     public JsonNode awaitRecord(String id, Duration within, Predicate<JsonNode> condition) {
-        return await().atMost(within).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+        return await().atMost(within)
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
                 .until(() -> record(id), condition);
     }
 
     public JsonNode awaitStatus(String id, String status) {
-        return awaitRecord(id, Duration.ofSeconds(30), r -> status.equals(r.path("status").asText()));
+        return awaitRecord(
+                id, Duration.ofSeconds(30), r -> status.equals(r.path("status").asText()));
     }
 
     public JsonNode awaitTerminal(String id, Duration within) {

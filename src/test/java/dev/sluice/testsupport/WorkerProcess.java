@@ -62,9 +62,8 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
             List<String> command = new ArrayList<>(List.of(javaBinary()));
             command.addAll(List.of(jvmOptions));
             command.addAll(List.of("-jar", jar.toString()));
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile());
+            ProcessBuilder builder =
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().putAll(env);
             builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
             WorkerProcess worker = new WorkerProcess(builder.start(), port, log);
@@ -161,7 +160,8 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
     /** Where a test's workers keep their store: a fresh directory under target/. */
     public static Path freshDataDir(String name) {
         try {
-            return Files.createTempDirectory(new File("target").toPath(), name + "-").toAbsolutePath();
+            return Files.createTempDirectory(new File("target").toPath(), name + "-")
+                    .toAbsolutePath();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

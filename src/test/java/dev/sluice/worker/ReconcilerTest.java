@@ -152,7 +152,8 @@ class ReconcilerTest {
     void lostWorkersAreSweptAsOfNowInBatches() {
         clock.advance(Duration.ofMinutes(1));
         assertThat(reconciler.sweepLost()).isEqualTo(2);
-        assertThat(calls).containsExactly("close lost of others than worker-1 before " + T0.plusSeconds(60) + ", "
-                + Reconciler.LOST_BATCH + " at most");
+        assertThat(calls)
+                .containsExactly("close lost of others than worker-1 before " + T0.plusSeconds(60) + ", "
+                        + Reconciler.LOST_BATCH + " at most");
     }
 }

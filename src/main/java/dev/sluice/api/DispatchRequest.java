@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A dispatch as a control plane POSTs it (DESIGN "Dispatch request"). Only
+ * A dispatch as a control plane POSTs it (docs/api.md, section 3). Only
  * {@code image} is required; unknown fields are refused.
  */
 public record DispatchRequest(

@@ -29,7 +29,7 @@ import dev.sluice.dispatch.DispatchSpec;
 import dev.sluice.dispatch.DispatchStore;
 import dev.sluice.dispatch.LogRange;
 
-/** The v1 dispatch API (DESIGN section 2). */
+/** The v1 dispatch API (docs/api.md, section 2). */
 @Path("/v1/dispatches")
 @Produces(MediaType.APPLICATION_JSON)
 public class DispatchResource {

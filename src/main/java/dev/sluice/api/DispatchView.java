@@ -14,7 +14,7 @@ import dev.sluice.dispatch.Dispatch;
 import dev.sluice.dispatch.DispatchLinks;
 import dev.sluice.dispatch.DispatchResult;
 
-/** A dispatch record as GET and POST return it (DESIGN "Dispatch record"). */
+/** A dispatch record as GET and POST return it (docs/api.md, section 4). */
 @JsonPropertyOrder({
     "id",
     "status",

@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Which addresses a callback may connect to (DESIGN "Callback delivery"): not
+ * Which addresses a callback may connect to (docs/api.md, section 8): not
  * loopback, link-local (cloud metadata lives there), private, CGNAT,
  * unspecified, broadcast, multicast, benchmark, documentation or reserved
  * ranges, nor NAT64 or any IPv6 form that embeds a forbidden IPv4 address,

@@ -7,7 +7,7 @@ import java.util.Optional;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** Delivery of results to callback URLs (DESIGN "Callback delivery"). */
+/** Delivery of results to callback URLs (docs/api.md, section 8). */
 @ConfigMapping(prefix = "sluice.callback")
 public interface CallbackConfig {
 

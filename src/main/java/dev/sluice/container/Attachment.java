@@ -19,7 +19,7 @@ import com.github.dockerjava.transport.DockerHttpClient;
  * attach is established is not sent to it. It reads the multiplexed stream in
  * blocks straight into a {@link FrameDemuxer}, with no object per frame, and
  * writes the dispatch's input to stdin, then half-closes so the process sees
- * end-of-file (ADR 0004).
+ * end-of-file (ADR 0012).
  *
  * <p>Reading costs a system call per read, and a reader that keeps up with a
  * process printing lines would make one per line. So after a short read the

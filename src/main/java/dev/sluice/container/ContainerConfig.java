@@ -7,7 +7,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * How dispatch containers are run. Secure by default (DESIGN section 3); each
+ * How dispatch containers are run. Secure by default (docs/api.md, section 3.4); each
  * protection can be loosened by a deployment that needs it.
  */
 @ConfigMapping(prefix = "sluice.container")
@@ -49,7 +49,7 @@ public interface ContainerConfig {
     /**
      * Docker log driver; it must support reading back. {@code json-file} keeps
      * text exact, long lines included; {@code local} is more compact but drops
-     * the newline after a line over 16 KiB (ADR 0005).
+     * the newline after a line over 16 KiB (ADR 0013).
      */
     @WithDefault("json-file")
     String logDriver();

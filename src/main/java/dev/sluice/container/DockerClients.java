@@ -16,7 +16,7 @@ import com.github.dockerjava.transport.DockerHttpClient;
 import dev.sluice.concurrent.Threads;
 
 /**
- * The worker's two ways to the engine (ADR 0004): a control client whose calls
+ * The worker's two ways to the engine (ADR 0004, 0012): a control client whose calls
  * time out, for create, start, inspect, kill and remove; and a streaming client
  * without a read timeout, for attach, wait and logs, whose deadlines the
  * dispatch enforces itself. Separate pools mean a call never queues behind
@@ -49,7 +49,7 @@ public final class DockerClients implements AutoCloseable {
         config.host().ifPresent(builder::withDockerHost);
         DockerClientConfig clientConfig = builder.build();
         if (!EngineSocket.supports(clientConfig.getDockerHost(), clientConfig.getSSLConfig() != null)) {
-            // Attach needs a connection that can half-close (ADR 0004); TLS and named pipes have none here.
+            // Attach needs a connection that can half-close (ADR 0012); TLS and named pipes have none here.
             throw new IllegalArgumentException("sluice.docker.host " + clientConfig.getDockerHost()
                     + " is not supported: use a unix:// socket or a plain tcp:// endpoint, without TLS");
         }
@@ -86,7 +86,7 @@ public final class DockerClients implements AutoCloseable {
         return streamingHttp;
     }
 
-    /** Opens an attach over a connection of its own (ADR 0004). */
+    /** Opens an attach over a connection of its own (ADR 0012). */
     Attachment attach(String containerId, byte[] stdin) {
         return Attachment.open(host, connectTimeout, containerId, stdin, stdinWriters);
     }

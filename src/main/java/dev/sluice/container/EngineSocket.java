@@ -17,7 +17,7 @@ import java.util.Locale;
  * docker-java transports cannot do right: their Unix sockets cannot half-close,
  * so a process never sees end-of-file on its stdin. This uses the JDK's own
  * channels ({@code unix://} and plain {@code tcp://}), reads in large blocks and
- * half-closes for real (ADR 0004).
+ * half-closes for real (ADR 0012).
  */
 final class EngineSocket implements AutoCloseable {
 

@@ -2,7 +2,7 @@ package dev.sluice.container;
 
 /**
  * Whether the runtime's log of a dispatch may have lost its oldest part to
- * rotation (ADR 0005). The log driver rotates files of {@code log-max-size} and
+ * rotation (ADR 0013). The log driver rotates files of {@code log-max-size} and
  * keeps {@code log-max-files}; nothing is dropped while the bytes on disk stay
  * within {@code (files - 1) x size}. Bytes on disk per byte written depend on
  * line length: measured worst cases (one-byte lines) are 8.3 for {@code local}

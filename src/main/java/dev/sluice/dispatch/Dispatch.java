@@ -26,7 +26,7 @@ public record Dispatch(
         boolean hasSecrets,
         String fingerprint) {
 
-    /** The lifecycle (DESIGN "Statuses"): terminal states never change. */
+    /** The lifecycle (docs/api.md, section 6): terminal states never change. */
     public enum Status {
         QUEUED("queued"),
         STARTING("starting"),

@@ -10,7 +10,7 @@ import dev.sluice.output.Overflow;
 
 /**
  * The result of a finished dispatch: the body POSTed to the callback and the
- * {@code result} of the record (DESIGN "DispatchResult"). {@code stdout} and
+ * {@code result} of the record (docs/api.md, section 7). {@code stdout} and
  * {@code stderr} are bounded by their caps; an overflow is present exactly
  * when its stream was truncated.
  */
@@ -57,7 +57,7 @@ public record DispatchResult(
      * Where the full streams can be read while the container is retained.
      *
      * @param possiblyRotated true when the runtime's log rotation may have
-     *                        dropped the oldest part of the streams (ADR 0005)
+     *                        dropped the oldest part of the streams (ADR 0013)
      * @param recovered       true when the output was read back from the
      *                        runtime's log rather than captured live
      */

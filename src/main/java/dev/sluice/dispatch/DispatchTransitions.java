@@ -9,7 +9,7 @@ import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 
 /**
- * The lifecycle's state machine in the store (DESIGN "Statuses"): queued,
+ * The lifecycle's state machine in the store (docs/api.md, section 6): queued,
  * starting, running, then one terminal state. Every change is a conditional
  * update on the current status, so a terminal state is never overwritten and
  * of two writers only one wins.

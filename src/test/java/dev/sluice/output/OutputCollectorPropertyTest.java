@@ -72,6 +72,45 @@ class OutputCollectorPropertyTest {
         }
     }
 
+    /**
+     * ADR 0014: the string shows the stream's first and last bytes, decoded;
+     * {@code droppedBytes} is exactly the stream's bytes between them; and
+     * {@code keptBytes} is the bytes shown, plus the marker, plus two bytes for
+     * each byte that became a three-byte U+FFFD (so never their sum with
+     * {@code droppedBytes}).
+     */
+    @Property(tries = 300)
+    void theCountsKeepTheirIdentityWhateverTheBytes(
+            @ForAll("streams") byte[] input,
+            @ForAll @IntRange(min = 1024, max = 4096) int cap,
+            @ForAll("chunkSizes") List<Integer> chunks) {
+        CapturedOutput out = feed(input, cap, chunks);
+        if (!out.truncated()) {
+            return;
+        }
+        Truncated t = Truncated.parse(out.text());
+        int head = rawLength(input, t.head(), true);
+        int tail = rawLength(input, t.tail(), false);
+        Overflow o = out.overflow();
+        long shown = o.originalBytes() - o.droppedBytes();
+        assertThat(shown).isEqualTo(head + tail);
+        long marker = utf8(out.text()) - utf8(t.head()) - utf8(t.tail());
+        long replacementBytes = (utf8(t.head()) - head) + (utf8(t.tail()) - tail);
+        assertThat(o.keptBytes()).isEqualTo(shown + marker + replacementBytes).isLessThanOrEqualTo(cap);
+    }
+
+    /** How many of the stream's first (or last) bytes decode to {@code text}; fails when none do. */
+    private static int rawLength(byte[] input, String text, boolean fromStart) {
+        // Replacements only ever lengthen: the raw bytes are at most the text's UTF-8 length, at least a third of it.
+        for (int n = Math.min(utf8(text), input.length); n >= utf8(text) / 3; n--) {
+            int from = fromStart ? 0 : input.length - n;
+            if (new String(input, from, n, StandardCharsets.UTF_8).equals(text)) {
+                return n;
+            }
+        }
+        throw new AssertionError("no run of the stream's " + (fromStart ? "first" : "last") + " bytes decodes to it");
+    }
+
     private static CapturedOutput feed(byte[] input, int cap, List<Integer> chunks) {
         OutputCollector c = new OutputCollector("stderr", cap, LOG);
         byte[] reused = new byte[8192];

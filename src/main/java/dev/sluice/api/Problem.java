@@ -17,7 +17,12 @@ public record Problem(String type, String title, int status, String detail, Stri
     public record FieldError(String field, String pointer, String detail) {
 
         public static FieldError of(String field, String detail) {
-            return new FieldError(field, "#/" + field.replace('.', '/'), detail);
+            StringBuilder pointer = new StringBuilder("#");
+            for (String segment : field.split("\\.", -1)) {
+                // RFC 6901: "~" and "/" inside a name are escaped, "~" first.
+                pointer.append('/').append(segment.replace("~", "~0").replace("/", "~1"));
+            }
+            return new FieldError(field, pointer.toString(), detail);
         }
     }
 

@@ -145,11 +145,20 @@ public class CallbackStore implements Outbox {
                 > 0;
     }
 
+    /** The delivery state of one dispatch's result, with its latest attempts. */
     Optional<State> state(String dispatchId) {
-        return Optional.ofNullable(states(List.of(dispatchId)).get(dispatchId));
+        return Optional.ofNullable(states(List.of(dispatchId)).get(dispatchId))
+                .map(s -> new State(
+                        s.state(),
+                        s.attempts(),
+                        s.lastStatus(),
+                        s.lastError(),
+                        s.nextAttemptAt(),
+                        s.deliveredAt(),
+                        history(dispatchId)));
     }
 
-    /** The delivery states of several dispatches at once (a listing page); only a single one shows its history. */
+    /** The delivery states of several dispatches at once (a listing page), without their attempts. */
     Map<String, State> states(Collection<String> dispatchIds) {
         Map<String, State> states = new HashMap<>();
         if (dispatchIds.isEmpty()) {
@@ -170,16 +179,6 @@ public class CallbackStore implements Outbox {
                                         List.of())),
                         dispatchIds.toArray())
                 .forEach(e -> states.put(e.getKey(), e.getValue()));
-        if (states.size() == 1 && dispatchIds.size() == 1) {
-            states.replaceAll((id, s) -> new State(
-                    s.state(),
-                    s.attempts(),
-                    s.lastStatus(),
-                    s.lastError(),
-                    s.nextAttemptAt(),
-                    s.deliveredAt(),
-                    history(id)));
-        }
         return states;
     }
 

@@ -136,6 +136,13 @@ class DispatchValidationTest {
                 .statusCode(415)
                 .contentType(Problem.MEDIA_TYPE);
         given().put("/v1/dispatches/x").then().statusCode(405).contentType(Problem.MEDIA_TYPE);
+        // The 405 names no methods; OPTIONS on the path does.
+        assertThat(given().options("/v1/dispatches/x")
+                        .then()
+                        .statusCode(200)
+                        .extract()
+                        .header("Allow"))
+                .contains("GET", "DELETE");
         given().get("/v1/dispatches/does-not-exist").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         given().delete("/v1/dispatches/does-not-exist").then().statusCode(404).contentType(Problem.MEDIA_TYPE);
         given().queryParam("status", "sleeping")

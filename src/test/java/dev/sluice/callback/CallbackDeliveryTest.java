@@ -106,6 +106,14 @@ class CallbackDeliveryTest {
     }
 
     @Test
+    void onlyASingleRecordShowsTheAttemptsAListingShowsNone() {
+        finished("d-1");
+        round(delivery(8, 4));
+        assertThat(state("d-1").history()).hasSize(1);
+        assertThat(outbox.states(List.of("d-1")).get("d-1").history()).isEmpty();
+    }
+
+    @Test
     void aFailedAttemptIsTriedAgainOnTheScheduleAndNotBefore() {
         receiver.then(Receiver.status(500));
         finished("d-1");

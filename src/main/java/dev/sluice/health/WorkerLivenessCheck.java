@@ -10,9 +10,10 @@ import org.eclipse.microprofile.health.Liveness;
 import dev.sluice.worker.Worker;
 
 /**
- * Alive while the worker answers HTTP. Deliberately independent of the engine
- * and the store: a restart fixes neither, and a restart loop would lose the
- * dispatches this worker is streaming.
+ * Alive while the worker answers HTTP. Independent of the engine and of
+ * PostgreSQL: a restart fixes neither, and a restart loop would lose the
+ * dispatches this worker is streaming. (An embedded store that stalled is the
+ * one exception, {@link StoreStallCheck}.)
  */
 @Liveness
 @Singleton

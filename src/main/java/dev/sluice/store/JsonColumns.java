@@ -25,6 +25,27 @@ public final class JsonColumns {
         }
     }
 
+    /** The value's JSON as UTF-8 bytes, written once. */
+    public byte[] bytes(Object value) {
+        try {
+            return json.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new StoreException("encode " + value.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** {@code null} for SQL NULL. */
+    public <T> T read(byte[] utf8, Class<T> type) {
+        if (utf8 == null) {
+            return null;
+        }
+        try {
+            return json.readValue(utf8, type);
+        } catch (java.io.IOException e) {
+            throw new StoreException("decode " + type.getSimpleName(), e);
+        }
+    }
+
     /** {@code null} for SQL NULL. */
     public <T> T read(String text, Class<T> type) {
         if (text == null) {

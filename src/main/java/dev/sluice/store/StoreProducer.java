@@ -1,5 +1,8 @@
 package dev.sluice.store;
 
+import java.time.Clock;
+import java.util.concurrent.Executors;
+
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
@@ -9,6 +12,7 @@ import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.sluice.concurrent.Threads;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.agroal.DataSource;
 import io.quarkus.arc.InjectableInstance;
@@ -50,6 +54,19 @@ class StoreProducer {
     @Singleton
     Jdbc jdbc(Database database) {
         return new Jdbc(database.dataSource());
+    }
+
+    /** Probes on a thread of their own, so a hung store holds a prober, never a caller. */
+    @Produces
+    @Singleton
+    StoreMonitor storeMonitor(Database database, StoreConfig config, Clock clock) {
+        return new StoreMonitor(
+                database.dataSource(),
+                database.kind().equals("h2"),
+                config.probeTimeout(),
+                config.stallTimeout(),
+                Executors.newSingleThreadExecutor(Threads.named("store-probe-")),
+                clock);
     }
 
     @Produces

@@ -12,7 +12,7 @@ import dev.sluice.callback.CallbackStore;
 import dev.sluice.callback.DeliveryState;
 import dev.sluice.dispatch.Dispatch;
 import dev.sluice.dispatch.DispatchLinks;
-import dev.sluice.dispatch.DispatchResult;
+import dev.sluice.dispatch.StoredResult;
 
 /** A dispatch record as GET and POST return it (docs/api.md, section 4). */
 @JsonPropertyOrder({
@@ -36,7 +36,7 @@ public record DispatchView(
         Instant finishedAt,
         Map<String, Object> metadata,
         CallbackView callback,
-        DispatchResult result,
+        StoredResult result,
         Links links) {
 
     public record Links(String self, String stdout, String stderr) {

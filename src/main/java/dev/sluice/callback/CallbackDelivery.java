@@ -1,7 +1,6 @@
 package dev.sluice.callback;
 
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +15,7 @@ import java.util.concurrent.Semaphore;
 import org.jboss.logging.Logger;
 
 import dev.sluice.dispatch.DispatchStore;
+import dev.sluice.dispatch.StoredResult;
 import dev.sluice.worker.CrashPoint;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -110,11 +110,11 @@ public final class CallbackDelivery {
     }
 
     private void attempt(CallbackStore.Due due) {
-        Optional<String> result = dispatches.resultText(due.dispatchId());
+        Optional<StoredResult> result = dispatches.storedResult(due.dispatchId());
         if (result.isEmpty()) {
             return; // the record is gone (reaped): nothing to deliver
         }
-        byte[] body = result.get().getBytes(StandardCharsets.UTF_8);
+        byte[] body = result.get().json();
         long timestamp = clock.instant().getEpochSecond();
         Map<String, String> headers = Map.of(
                 "webhook-id", due.webhookId(),

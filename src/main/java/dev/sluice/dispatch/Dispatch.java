@@ -19,7 +19,7 @@ public record Dispatch(
         Instant finishedAt,
         Map<String, Object> metadata,
         String callbackUrl,
-        DispatchResult result,
+        StoredResult result,
         DispatchSummary summary,
         String workerId,
         String containerId,

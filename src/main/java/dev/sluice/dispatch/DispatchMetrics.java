@@ -14,10 +14,7 @@ class DispatchMetrics {
     MeterRegistry metrics;
 
     void finished(@Observes DispatchFinished event) {
-        metrics.counter(
-                        "sluice.dispatches.finished",
-                        "status",
-                        event.result().status().wire())
+        metrics.counter("sluice.dispatches.finished", "status", event.status().wire())
                 .increment();
     }
 }

@@ -5,8 +5,11 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 import dev.sluice.output.Overflow;
+import dev.sluice.output.Utf8Text;
 
 /**
  * The result of a finished dispatch: the body POSTed to the callback and the
@@ -39,8 +42,13 @@ public record DispatchResult(
         Instant startedAt,
         Instant finishedAt,
         Long durationMs,
-        String stdout,
-        String stderr,
+
+        @JsonSerialize(using = Utf8TextJson.Serializer.class) @JsonDeserialize(using = Utf8TextJson.Deserializer.class)
+        Utf8Text stdout,
+
+        @JsonSerialize(using = Utf8TextJson.Serializer.class) @JsonDeserialize(using = Utf8TextJson.Deserializer.class)
+        Utf8Text stderr,
+
         @JsonInclude(JsonInclude.Include.NON_NULL) Overflow stdoutOverflow,
         @JsonInclude(JsonInclude.Include.NON_NULL) Overflow stderrOverflow,
         Logs logs,

@@ -94,8 +94,8 @@ public class DispatchStore {
     }
 
     /** The stored result, exactly as it was written: the body of every callback attempt. */
-    public Optional<String> resultText(String id) {
-        return jdbc.one("SELECT result FROM dispatches WHERE id = ?", row -> row.string(1), id);
+    public Optional<StoredResult> storedResult(String id) {
+        return jdbc.one("SELECT result FROM dispatches WHERE id = ?", row -> ResultColumn.read(row, "result"), id);
     }
 
     /** How the given dispatches ended, for the container reaper; ids without a record are absent. */
@@ -129,7 +129,7 @@ public class DispatchStore {
                 row.instant("finished_at"),
                 json.read(row.string("metadata"), METADATA),
                 row.string("callback_url"),
-                withResult ? json.read(row.string("result"), DispatchResult.class) : null,
+                withResult ? ResultColumn.read(row, "result") : null,
                 json.read(row.string("summary"), DispatchSummary.class),
                 row.string("worker_id"),
                 row.string("container_id"),

@@ -82,7 +82,7 @@ final class DispatchTransitions {
             if (tx.update(
                             sql,
                             result.status().wire(),
-                            json.write(result),
+                            ResultColumn.value(json.bytes(result)),
                             json.write(summary),
                             result.finishedAt(),
                             result.startedAt(),
@@ -121,7 +121,7 @@ final class DispatchTransitions {
                 if (tx.update(
                                 update,
                                 r.status().wire(),
-                                json.write(r),
+                                ResultColumn.value(json.bytes(r)),
                                 json.write(closing.summary()),
                                 r.finishedAt(),
                                 l.id())

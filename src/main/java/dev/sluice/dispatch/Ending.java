@@ -26,13 +26,21 @@ record Ending(
         boolean possiblyRotated,
         boolean recovered) {
 
-    /** A stream that printed nothing. */
-    static final CapturedOutput EMPTY = new CapturedOutput("", 0, null);
-
     /** A dispatch that ended without running (cancelled while queued, refused by the runtime, lost). */
     static Ending withoutOutput(
             String id, DispatchSpec spec, Dispatch.Status status, DispatchResult.Error error, Instant finishedAt) {
-        return new Ending(id, spec, status, null, error, null, finishedAt, EMPTY, EMPTY, false, false);
+        return new Ending(
+                id,
+                spec,
+                status,
+                null,
+                error,
+                null,
+                finishedAt,
+                CapturedOutput.EMPTY,
+                CapturedOutput.EMPTY,
+                false,
+                false);
     }
 
     DispatchResult result() {

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
 
+import dev.sluice.output.CapturedOutput;
 import dev.sluice.worker.CrashPoint;
 
 /**
@@ -41,7 +42,7 @@ final class Finisher {
             return false;
         }
         CrashPoint.AFTER_STORE.reached();
-        announce.accept(new DispatchFinished(result));
+        announce.accept(new DispatchFinished(result.dispatchId(), result.status()));
         return true;
     }
 
@@ -59,14 +60,14 @@ final class Finisher {
                     Errors.WORKER_LOST,
                     lost.startedAt(),
                     now,
-                    Ending.EMPTY,
-                    Ending.EMPTY,
+                    CapturedOutput.EMPTY,
+                    CapturedOutput.EMPTY,
                     false,
                     false);
             DispatchResult result = ending.result();
             return new DispatchTransitions.Closing(result, ending.summary(result));
         });
-        closed.forEach(result -> announce.accept(new DispatchFinished(result)));
+        closed.forEach(result -> announce.accept(new DispatchFinished(result.dispatchId(), result.status())));
         return closed.stream().map(DispatchResult::dispatchId).toList();
     }
 }

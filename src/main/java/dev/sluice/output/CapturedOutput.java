@@ -4,11 +4,14 @@ package dev.sluice.output;
  * One stream, bounded: the text to return and, only when it was truncated, what
  * was left out.
  *
- * @param text          valid Unicode; its UTF-8 length never exceeds the cap
+ * @param text          well-formed UTF-8; its length never exceeds the cap
  * @param originalBytes every byte the process wrote to the stream
  * @param overflow      {@code null} unless the stream was truncated
  */
-public record CapturedOutput(String text, long originalBytes, Overflow overflow) {
+public record CapturedOutput(Utf8Text text, long originalBytes, Overflow overflow) {
+
+    /** A stream that printed nothing. */
+    public static final CapturedOutput EMPTY = new CapturedOutput(Utf8Text.EMPTY, 0, null);
 
     public boolean truncated() {
         return overflow != null;

@@ -89,7 +89,8 @@ public final class OutputCollector {
 
     /**
      * Builds the bounded text, masking secrets first: masking keeps lengths, and
-     * masked bytes are plain ASCII the cuts can then fall between.
+     * masked bytes are plain ASCII the cuts can then fall between. The text is
+     * made once, as UTF-8 bytes.
      */
     public CapturedOutput finish(SecretMasker masker) {
         byte[] headBytes = head.array();
@@ -102,14 +103,24 @@ public final class OutputCollector {
             System.arraycopy(headBytes, 0, all, 0, headLength);
             System.arraycopy(tailBytes, 0, all, headLength, tailBytes.length);
             masker.mask(all, 0, all.length, true, true);
-            StringBuilder whole = new StringBuilder(all.length);
-            if (Utf8.decode(all, 0, all.length, whole) <= cap) {
-                return new CapturedOutput(whole.toString(), written, null);
+            long length = Utf8.sanitizedLength(all, 0, all.length);
+            if (length <= cap) {
+                return new CapturedOutput(wellFormed(all, (int) length), written, null);
             }
         }
         masker.mask(headBytes, 0, headLength, true, false);
         masker.mask(tailBytes, 0, tailBytes.length, false, true);
         return truncate(headBytes, headLength, tailBytes);
+    }
+
+    /** The stream whole: the bytes themselves when they are well-formed already. */
+    private static Utf8Text wellFormed(byte[] all, int sanitizedLength) {
+        if (Utf8.isWellFormed(all, 0, all.length)) {
+            return Utf8Text.wrap(all);
+        }
+        byte[] text = new byte[sanitizedLength];
+        Utf8.sanitize(all, 0, all.length, text, 0);
+        return Utf8Text.wrap(text);
     }
 
     private CapturedOutput truncate(byte[] headBytes, int headLength, byte[] tailBytes) {
@@ -119,13 +130,15 @@ public final class OutputCollector {
         int tailStart = cutTail(tailBytes, budget - headBudget);
         long dropped = written - headEnd - (tailBytes.length - tailStart);
 
-        String line = marker.render(dropped, written);
-        StringBuilder text = new StringBuilder(cap);
-        long kept = Utf8.decode(headBytes, 0, headEnd, text);
-        text.append(line);
-        kept += line.getBytes(StandardCharsets.UTF_8).length;
-        kept += Utf8.decode(tailBytes, tailStart, tailBytes.length, text);
-        return new CapturedOutput(text.toString(), written, new Overflow(written, kept, dropped));
+        byte[] line = marker.render(dropped, written).getBytes(StandardCharsets.UTF_8);
+        long kept = Utf8.sanitizedLength(headBytes, 0, headEnd)
+                + line.length
+                + Utf8.sanitizedLength(tailBytes, tailStart, tailBytes.length);
+        byte[] text = new byte[(int) kept];
+        int at = Utf8.sanitize(headBytes, 0, headEnd, text, 0);
+        System.arraycopy(line, 0, text, at, line.length);
+        Utf8.sanitize(tailBytes, tailStart, tailBytes.length, text, at + line.length);
+        return new CapturedOutput(Utf8Text.wrap(text), written, new Overflow(written, kept, dropped));
     }
 
     /**

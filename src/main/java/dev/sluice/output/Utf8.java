@@ -1,12 +1,13 @@
 package dev.sluice.output;
 
 /**
- * Strict UTF-8 decoding with the "maximal subpart" replacement practice of the
- * Unicode standard (chapter 3, "U+FFFD substitution"): each ill-formed piece
- * becomes exactly one U+FFFD. We decode ourselves rather than through
+ * Strict UTF-8 with the "maximal subpart" replacement practice of the Unicode
+ * standard (chapter 3, "U+FFFD substitution"): each ill-formed piece becomes
+ * exactly one U+FFFD. We do this ourselves rather than through
  * {@link java.nio.charset.CharsetDecoder} because the collector must know, unit
  * by unit, how many bytes it consumed and how many it will emit, to cut within a
- * byte budget without splitting a sequence.
+ * byte budget without splitting a sequence; and because its output stays UTF-8
+ * bytes, never a {@link String}.
  */
 final class Utf8 {
 
@@ -84,38 +85,66 @@ final class Utf8 {
     }
 
     /**
-     * Decodes {@code b[from, to)}, which must start on a unit boundary and hold
-     * only whole units (an unfinished sequence at {@code to} is ill-formed), and
-     * returns the UTF-8 length of what it appended.
+     * UTF-8 length of {@code b[from, to)} once each ill-formed piece is
+     * replaced by U+FFFD. The range must start on a unit boundary and hold
+     * only whole units (an unfinished sequence at {@code to} is ill-formed).
      */
-    static long decode(byte[] b, int from, int to, StringBuilder out) {
-        long decoded = 0;
+    static long sanitizedLength(byte[] b, int from, int to) {
+        long length = 0;
         int pos = from;
         while (pos < to) {
             int n = finalUnit(b, pos, to);
-            if (n < 0) {
-                out.append('\uFFFD');
-                pos -= n;
-            } else {
-                appendCodePoint(b, pos, n, out);
-                pos += n;
-            }
-            decoded += decodedLength(n);
+            length += decodedLength(n);
+            pos += Math.abs(n);
         }
-        return decoded;
+        return length;
     }
 
-    private static void appendCodePoint(byte[] b, int pos, int n, StringBuilder out) {
-        int b0 = b[pos] & 0xFF;
-        switch (n) {
-            case 1 -> out.append((char) b0);
-            case 2 -> out.append((char) (((b0 & 0x1F) << 6) | (b[pos + 1] & 0x3F)));
-            case 3 -> out.append((char) (((b0 & 0x0F) << 12) | ((b[pos + 1] & 0x3F) << 6) | (b[pos + 2] & 0x3F)));
-            default ->
-                out.appendCodePoint(((b0 & 0x07) << 18)
-                        | ((b[pos + 1] & 0x3F) << 12)
-                        | ((b[pos + 2] & 0x3F) << 6)
-                        | (b[pos + 3] & 0x3F));
+    /** Whether {@code b[from, to)} is well-formed UTF-8 through to its end. */
+    static boolean isWellFormed(byte[] b, int from, int to) {
+        int pos = from;
+        while (pos < to) {
+            if (b[pos] >= 0) {
+                pos++;
+                continue;
+            }
+            int n = finalUnit(b, pos, to);
+            if (n < 0) {
+                return false;
+            }
+            pos += n;
         }
+        return true;
+    }
+
+    /**
+     * Writes {@code b[from, to)} into {@code out} at {@code at} with each
+     * ill-formed piece replaced by U+FFFD, as {@link #sanitizedLength}
+     * measures it, and returns where the next byte goes. Runs of well-formed
+     * bytes are copied whole.
+     */
+    static int sanitize(byte[] b, int from, int to, byte[] out, int at) {
+        int pos = from;
+        int runStart = from;
+        while (pos < to) {
+            if (b[pos] >= 0) {
+                pos++; // ASCII, the common case: extend the run
+                continue;
+            }
+            int n = finalUnit(b, pos, to);
+            if (n > 0) {
+                pos += n;
+                continue;
+            }
+            System.arraycopy(b, runStart, out, at, pos - runStart);
+            at += pos - runStart;
+            out[at++] = (byte) 0xEF;
+            out[at++] = (byte) 0xBF;
+            out[at++] = (byte) 0xBD;
+            pos -= n;
+            runStart = pos;
+        }
+        System.arraycopy(b, runStart, out, at, pos - runStart);
+        return at + pos - runStart;
     }
 }

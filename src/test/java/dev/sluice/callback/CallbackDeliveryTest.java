@@ -96,7 +96,8 @@ class CallbackDeliveryTest {
             assertThat(r.header("webhook-timestamp")).isEqualTo(Long.toString(T0.getEpochSecond()));
             assertThat(Signatures.verifies(r, Signatures.TEST_SECRETS.get(0))).isTrue();
             assertThat(r.bodyText())
-                    .isEqualTo(dispatches.store().resultText("d-1").orElseThrow());
+                    .isEqualTo(
+                            dispatches.store().storedResult("d-1").orElseThrow().toString());
         });
         CallbackStore.State s = state("d-1");
         assertThat(s.state()).isEqualTo(DeliveryState.DELIVERED);

@@ -110,7 +110,11 @@ class CallbackRestartIT {
         assertThat(requests).extracting(r -> r.header("webhook-id")).containsOnly("msg_d-restart");
         assertThat(requests.get(1).bodyText())
                 .isEqualTo(requests.get(0).bodyText())
-                .isEqualTo(second.dispatches().store().resultText("d-restart").orElseThrow());
+                .isEqualTo(second.dispatches()
+                        .store()
+                        .storedResult("d-restart")
+                        .orElseThrow()
+                        .toString());
         assertThat(requests).allMatch(r -> Signatures.verifies(r, Signatures.TEST_SECRETS.get(0)));
     }
 

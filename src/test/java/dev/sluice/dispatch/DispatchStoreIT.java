@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.sluice.output.Overflow;
+import dev.sluice.output.Utf8Text;
 import dev.sluice.store.Jdbc;
 import dev.sluice.testsupport.StoreFixtures;
 import dev.sluice.testsupport.TestStores;
@@ -70,8 +71,8 @@ class DispatchStoreIT {
                 T0.plusSeconds(1),
                 T0.plusSeconds(5),
                 4000L,
-                stdout,
-                "",
+                Utf8Text.of(stdout),
+                Utf8Text.EMPTY,
                 new Overflow(9, 8, 1),
                 null,
                 new DispatchResult.Logs("/a", "/b", false, false),
@@ -142,7 +143,8 @@ class DispatchStoreIT {
         assertThat(db.transitions().requestCancel("d-1")).isFalse();
         Dispatch d = store.find("d-1").orElseThrow();
         assertThat(d.status()).isEqualTo(Dispatch.Status.SUCCEEDED);
-        assertThat(d.result()).isEqualTo(done);
+        assertThat(TestStores.json().read(d.result().json(), DispatchResult.class))
+                .isEqualTo(done);
         assertThat(d.summary().stdoutTruncated()).isTrue();
         assertThat(d.containerId()).isEqualTo("c0ffee");
         assertThat(d.startedAt()).isEqualTo(T0.plusSeconds(1));
@@ -225,6 +227,8 @@ class DispatchStoreIT {
         String text = "h\u00e9llo \uD83D\uDE00 \uFFFD \u0000 tab\t\n".repeat(200_000); // ~5 MB, a NUL included
         DispatchResult big = result("big", Dispatch.Status.SUCCEEDED, text);
         assertThat(db.finish(big)).isTrue();
-        assertThat(store.find("big").orElseThrow().result().stdout()).isEqualTo(text);
+        DispatchResult read =
+                TestStores.json().read(store.find("big").orElseThrow().result().json(), DispatchResult.class);
+        assertThat(read.stdout().toString()).isEqualTo(text);
     }
 }

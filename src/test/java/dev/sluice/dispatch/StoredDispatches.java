@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 
 import dev.sluice.output.Overflow;
+import dev.sluice.output.Utf8Text;
 import dev.sluice.store.Jdbc;
 import dev.sluice.testsupport.StoreFixtures;
 import dev.sluice.testsupport.TestStores;
@@ -54,8 +55,8 @@ public final class StoredDispatches {
                 finishedAt.minusSeconds(4),
                 finishedAt,
                 4000L,
-                stdout,
-                "",
+                Utf8Text.of(stdout),
+                Utf8Text.EMPTY,
                 new Overflow(9, 8, 1),
                 null,
                 new DispatchResult.Logs("/a", "/b", false, false),

@@ -38,7 +38,7 @@ class OutputCollectorTest {
     @Test
     void emptyStreamIsEmptyWithoutOverflow() {
         CapturedOutput out = collector().finish();
-        assertThat(out.text()).isEmpty();
+        assertThat(out.text().toString()).isEmpty();
         assertThat(out.originalBytes()).isZero();
         assertThat(out.overflow()).isNull();
     }
@@ -48,7 +48,7 @@ class OutputCollectorTest {
         for (int length : new int[] {1, CAP - 1, CAP}) {
             byte[] input = ascii(length);
             CapturedOutput out = collect(input);
-            assertThat(out.text()).isEqualTo(new String(input, StandardCharsets.US_ASCII));
+            assertThat(out.text().toString()).isEqualTo(new String(input, StandardCharsets.US_ASCII));
             assertThat(out.overflow()).isNull();
             assertThat(out.originalBytes()).isEqualTo(length);
         }
@@ -59,7 +59,7 @@ class OutputCollectorTest {
         byte[] input = ascii(CAP + 1);
         CapturedOutput out = collect(input);
 
-        Truncated t = Truncated.parse(out.text());
+        Truncated t = Truncated.parse(out.text().toString());
         String whole = new String(input, StandardCharsets.US_ASCII);
         assertThat(whole).startsWith(t.head()).endsWith(t.tail());
         assertThat(t.head()).isNotEmpty();
@@ -68,14 +68,15 @@ class OutputCollectorTest {
         assertThat(t.stream()).isEqualTo("stdout");
         assertThat(t.fullLog()).isEqualTo(LOG);
         assertThat(t.dropped()).isEqualTo(CAP + 1 - t.head().length() - t.tail().length());
-        assertThat(out.overflow()).isEqualTo(new Overflow(CAP + 1, utf8(out.text()), t.dropped()));
+        assertThat(out.overflow())
+                .isEqualTo(new Overflow(CAP + 1, utf8(out.text().toString()), t.dropped()));
         assertThat(out.overflow().keptBytes()).isLessThanOrEqualTo(CAP);
     }
 
     @Test
     void tailGetsThreeTimesTheRoomOfTheHead() {
         CapturedOutput out = collect(ascii(100_000));
-        Truncated t = Truncated.parse(out.text());
+        Truncated t = Truncated.parse(out.text().toString());
         assertThat(t.tail().length())
                 .isBetween(3 * t.head().length() - 3, 3 * t.head().length() + 3);
     }
@@ -93,11 +94,11 @@ class OutputCollectorTest {
                 CapturedOutput out = collect(input);
                 String whole = new String(input, StandardCharsets.UTF_8);
 
-                assertThat(out.text()).doesNotContain("\uFFFD");
-                Truncated t = Truncated.parse(out.text());
+                assertThat(out.text().toString()).doesNotContain("\uFFFD");
+                Truncated t = Truncated.parse(out.text().toString());
                 assertThat(whole).startsWith(t.head()).endsWith(t.tail());
                 assertThat(out.overflow().keptBytes())
-                        .isEqualTo(utf8(out.text()))
+                        .isEqualTo(utf8(out.text().toString()))
                         .isLessThanOrEqualTo(CAP);
                 assertThat(t.dropped()).isEqualTo(input.length - utf8(t.head()) - utf8(t.tail()));
             }
@@ -111,10 +112,12 @@ class OutputCollectorTest {
             input[i] = (byte) 0xFF;
         }
         CapturedOutput out = collect(input);
-        Truncated t = Truncated.parse(out.text());
+        Truncated t = Truncated.parse(out.text().toString());
         assertThat(t.original()).isEqualTo(3 * CAP);
-        assertThat(out.text()).contains("\uFFFD");
-        assertThat(utf8(out.text())).isEqualTo(out.overflow().keptBytes()).isLessThanOrEqualTo(CAP);
+        assertThat(out.text().toString()).contains("\uFFFD");
+        assertThat(utf8(out.text().toString()))
+                .isEqualTo(out.overflow().keptBytes())
+                .isLessThanOrEqualTo(CAP);
         String whole = new String(input, StandardCharsets.UTF_8);
         assertThat(whole).startsWith(t.head()).endsWith(t.tail());
     }
@@ -128,8 +131,10 @@ class OutputCollectorTest {
                 input[at + 1] = (byte) 0x82;
             }
             CapturedOutput out = collect(input);
-            assertThat(utf8(out.text())).isEqualTo(out.overflow().keptBytes()).isLessThanOrEqualTo(CAP);
-            Truncated t = Truncated.parse(out.text());
+            assertThat(utf8(out.text().toString()))
+                    .isEqualTo(out.overflow().keptBytes())
+                    .isLessThanOrEqualTo(CAP);
+            Truncated t = Truncated.parse(out.text().toString());
             String whole = new String(input, StandardCharsets.UTF_8);
             assertThat(whole).startsWith(t.head()).endsWith(t.tail());
         }
@@ -141,7 +146,9 @@ class OutputCollectorTest {
         Arrays.fill(input, (byte) 0xFF); // each becomes a 3-byte U+FFFD
         CapturedOutput out = collect(input);
         assertThat(out.overflow()).isNotNull();
-        assertThat(utf8(out.text())).isEqualTo(out.overflow().keptBytes()).isLessThanOrEqualTo(CAP);
+        assertThat(utf8(out.text().toString()))
+                .isEqualTo(out.overflow().keptBytes())
+                .isLessThanOrEqualTo(CAP);
         assertThat(out.overflow().originalBytes()).isEqualTo(CAP);
     }
 
@@ -153,11 +160,11 @@ class OutputCollectorTest {
             System.arraycopy(unit, 0, input, i, 2);
         }
         CapturedOutput out = collect(input);
-        Truncated t = Truncated.parse(out.text());
+        Truncated t = Truncated.parse(out.text().toString());
         assertThat(t.head()).matches("\u00e9+");
         assertThat(t.tail()).matches("\u00e9+");
         assertThat(t.original()).isEqualTo(input.length);
-        assertThat(utf8(out.text())).isLessThanOrEqualTo(CAP);
+        assertThat(utf8(out.text().toString())).isLessThanOrEqualTo(CAP);
     }
 
     @Test
@@ -167,18 +174,18 @@ class OutputCollectorTest {
             lines.append("line ").append(i).append("\r\n");
         }
         CapturedOutput out = collect(lines.toString().getBytes(StandardCharsets.UTF_8));
-        Truncated t = Truncated.parse(out.text());
+        Truncated t = Truncated.parse(out.text().toString());
         assertThat(t.head()).endsWith("\r\n");
         assertThat(t.tail()).startsWith("line ");
         assertThat(lines.toString()).startsWith(t.head()).endsWith(t.tail());
         // Framed by its own newline even after a complete line, so head and tail split back exactly.
-        assertThat(out.text()).contains("\r\n\n[... sluice: ");
+        assertThat(out.text().toString()).contains("\r\n\n[... sluice: ");
     }
 
     @Test
     void markerStartsItsOwnLineWhenTheHeadEndsMidLine() {
         CapturedOutput out = collect(ascii(10 * CAP));
-        assertThat(out.text())
+        assertThat(out.text().toString())
                 .containsPattern("[a-z]\\n\\[\\.\\.\\. sluice: \\d+ of 10240 bytes of stdout omitted; full log: " + LOG
                         + " \\.\\.\\.]\\n[a-z]");
     }
@@ -222,7 +229,7 @@ class OutputCollectorTest {
         }
         CapturedOutput out = c.finish();
         assertThat(out).isEqualTo(collect(input));
-        assertThat(out.text()).doesNotContain("#");
+        assertThat(out.text().toString()).doesNotContain("#");
     }
 
     @Test
@@ -238,7 +245,7 @@ class OutputCollectorTest {
         assertThat(c.bytesAllocated()).isLessThanOrEqualTo(CAP);
         CapturedOutput out = c.finish();
         assertThat(out.overflow().originalBytes()).isEqualTo(total);
-        assertThat(Truncated.parse(out.text()).original()).isEqualTo(total);
+        assertThat(Truncated.parse(out.text().toString()).original()).isEqualTo(total);
     }
 
     @Test
@@ -248,7 +255,7 @@ class OutputCollectorTest {
         c.write(kib, 0, kib.length);
         // The head's first kilobyte; the tail is not allocated until the head is full.
         assertThat(c.bytesAllocated()).isEqualTo(1024);
-        assertThat(c.finish().text()).hasSize(1024);
+        assertThat(c.finish().text().toString()).hasSize(1024);
     }
 
     @Test

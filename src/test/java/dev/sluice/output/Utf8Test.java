@@ -11,10 +11,9 @@ class Utf8Test {
 
     private static String decode(String hex) {
         byte[] b = HexFormat.of().parseHex(hex.replace(" ", ""));
-        StringBuilder out = new StringBuilder();
-        long length = Utf8.decode(b, 0, b.length, out);
-        assertThat(length).isEqualTo(out.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
-        return out.toString();
+        byte[] out = new byte[(int) Utf8.sanitizedLength(b, 0, b.length)];
+        assertThat(Utf8.sanitize(b, 0, b.length, out, 0)).isEqualTo(out.length);
+        return new String(out, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     @Test

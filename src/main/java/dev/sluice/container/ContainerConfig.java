@@ -65,4 +65,19 @@ public interface ContainerConfig {
     /** How long a finished container (and so its full log) is kept before the reaper removes it. */
     @WithDefault("24h")
     Duration retention();
+
+    /**
+     * The most finished containers kept, whatever their age: past it the oldest
+     * go first. An engine holding thousands of exited containers stalls.
+     */
+    @WithDefault("500")
+    int maxRetained();
+
+    /**
+     * The most log the kept finished containers may hold together (counted as
+     * what their dispatches printed, each at most its rotation budget): past it
+     * the oldest go first.
+     */
+    @WithDefault("10G")
+    MemorySize maxRetainedLogBytes();
 }

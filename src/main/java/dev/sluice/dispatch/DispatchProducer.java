@@ -220,6 +220,7 @@ class DispatchProducer {
     @Singleton
     ContainerReaper containerReaper(
             ContainerRuntime runtime, DispatchStore store, ContainerConfig containers, WorkerConfig worker) {
-        return new ContainerReaper(runtime, store::endings, containers.retention(), worker.orphanGrace());
+        return new ContainerReaper(
+                runtime, store::endings, ContainerReaper.Retention.of(containers, worker.orphanGrace()));
     }
 }

@@ -105,18 +105,21 @@ public class DispatchStore {
         for (int from = 0; from < distinct.size(); from += 500) {
             List<String> batch = distinct.subList(from, Math.min(distinct.size(), from + 500));
             jdbc.query(
-                            "SELECT id, status, finished_at FROM dispatches WHERE id IN (" + Jdbc.marks(batch.size())
-                                    + ")",
-                            row -> Map.entry(
-                                    row.string(1),
-                                    new ContainerReaper.Ending(
-                                            Dispatch.Status.fromWire(row.string(2))
-                                                    .terminal(),
-                                            row.instant(3))),
+                            "SELECT id, status, finished_at, summary FROM dispatches WHERE id IN ("
+                                    + Jdbc.marks(batch.size()) + ")",
+                            row -> Map.entry(row.string(1), ending(row)),
                             batch.toArray())
                     .forEach(e -> endings.put(e.getKey(), e.getValue()));
         }
         return endings;
+    }
+
+    private ContainerReaper.Ending ending(Jdbc.Row row) {
+        DispatchSummary summary = json.read(row.string(4), DispatchSummary.class);
+        return new ContainerReaper.Ending(
+                Dispatch.Status.fromWire(row.string(2)).terminal(),
+                row.instant(3),
+                summary == null ? 0 : summary.stdoutBytes() + summary.stderrBytes());
     }
 
     private Dispatch record(Jdbc.Row row, boolean withResult) {

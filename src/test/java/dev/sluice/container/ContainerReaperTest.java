@@ -34,28 +34,59 @@ class ContainerReaperTest {
         }
     };
 
-    private final ContainerReaper reaper = new ContainerReaper(
-            inventory,
-            ids -> {
-                Map<String, ContainerReaper.Ending> asked = new HashMap<>();
-                ids.forEach(id -> {
-                    if (endings.containsKey(id)) {
-                        asked.put(id, endings.get(id));
-                    }
-                });
-                return asked;
-            },
-            RETENTION,
-            GRACE);
+    private final ContainerReaper.Endings endingsOf = ids -> {
+        Map<String, ContainerReaper.Ending> asked = new HashMap<>();
+        ids.forEach(id -> {
+            if (endings.containsKey(id)) {
+                asked.put(id, endings.get(id));
+            }
+        });
+        return asked;
+    };
+
+    private final ContainerReaper reaper = reaper(500, 10L << 30);
+
+    private ContainerReaper reaper(int maxRetained, long maxLogBytes) {
+        return new ContainerReaper(
+                inventory,
+                endingsOf,
+                new ContainerReaper.Retention(RETENTION, GRACE, maxRetained, maxLogBytes, 128L << 20));
+    }
 
     private void container(String dispatchId, String state) {
         containers.add(new ManagedContainer("c-" + dispatchId, dispatchId, "w", state, T0));
     }
 
+    /** A finished dispatch's stopped container, finished {@code minutesAgo} before T0, having printed {@code bytes}. */
+    private void finished(String dispatchId, int minutesAgo, long bytes) {
+        container(dispatchId, "exited");
+        endings.put(dispatchId, new ContainerReaper.Ending(true, T0.minusSeconds(60L * minutesAgo), bytes));
+    }
+
+    @Test
+    void pastTheCountOnlyTheNewestFinishedContainersAreKept() {
+        for (int i = 0; i < 8; i++) {
+            finished("d" + i, i, 1000); // d0 the newest
+        }
+        container("running", "running");
+        endings.put("running", new ContainerReaper.Ending(false, null, 0));
+        assertThat(reaper(5, 10L << 30).reap(T0)).containsExactlyInAnyOrder("d5", "d6", "d7");
+        assertThat(reaper(5, 10L << 30).reap(T0)).isEmpty();
+    }
+
+    @Test
+    void pastTheLogBudgetTheOldestGoFirstEachCountedAtMostItsRotationBudget() {
+        finished("new", 1, 40L << 20);
+        finished("flood", 2, 5L << 30); // holds at most its rotation budget, 128 MiB
+        finished("old", 3, 40L << 20);
+        finished("oldest", 4, 1);
+        assertThat(reaper(500, 200L << 20).reap(T0)).containsExactlyInAnyOrder("old", "oldest");
+    }
+
     @Test
     void aStoppedContainerOfAFinishedDispatchGoesOnceTheRetentionIsOver() {
         container("done", "exited");
-        endings.put("done", new ContainerReaper.Ending(true, T0));
+        endings.put("done", new ContainerReaper.Ending(true, T0, 0));
         assertThat(reaper.reap(T0.plus(RETENTION))).isEmpty();
         assertThat(reaper.reap(T0.plus(RETENTION).plusMillis(1))).containsExactly("done");
         assertThat(removed).containsExactly("c-done");
@@ -64,7 +95,7 @@ class ContainerReaperTest {
     @Test
     void aContainerThatNeverStartedIsKeptLikeAStoppedOne() {
         container("cancelled", "created");
-        endings.put("cancelled", new ContainerReaper.Ending(true, T0));
+        endings.put("cancelled", new ContainerReaper.Ending(true, T0, 0));
         assertThat(reaper.reap(T0.plus(GRACE).plusSeconds(1))).isEmpty();
         assertThat(reaper.reap(T0.plus(RETENTION).plusSeconds(1))).containsExactly("cancelled");
     }
@@ -72,7 +103,7 @@ class ContainerReaperTest {
     @Test
     void aContainerStillRunningForAClosedDispatchGoesAfterTheGrace() {
         container("lost", "running");
-        endings.put("lost", new ContainerReaper.Ending(true, T0));
+        endings.put("lost", new ContainerReaper.Ending(true, T0, 0));
         assertThat(reaper.reap(T0.plus(GRACE))).isEmpty();
         assertThat(reaper.reap(T0.plus(GRACE).plusSeconds(1))).containsExactly("lost");
     }
@@ -88,8 +119,8 @@ class ContainerReaperTest {
     void theContainerOfAnUnfinishedDispatchIsNeverRemoved() {
         container("running", "running");
         container("exited-early", "exited");
-        endings.put("running", new ContainerReaper.Ending(false, null));
-        endings.put("exited-early", new ContainerReaper.Ending(false, null));
+        endings.put("running", new ContainerReaper.Ending(false, null, 0));
+        endings.put("exited-early", new ContainerReaper.Ending(false, null, 0));
         assertThat(reaper.reap(T0.plus(Duration.ofDays(365)))).isEmpty();
         assertThat(removed).isEmpty();
     }

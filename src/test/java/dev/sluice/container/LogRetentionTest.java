@@ -23,7 +23,9 @@ class LogRetentionTest {
                 driver,
                 TestDocker.mib(sizeMib),
                 files,
-                Duration.ofHours(1)));
+                Duration.ofHours(1),
+                500,
+                TestDocker.mib(10 << 10)));
     }
 
     @Test

@@ -81,7 +81,10 @@ class ContainerReaperIT {
         String leftRunningContainer = container(leftRunning, "sleep 60", true);
         try {
             ContainerReaper reaper = new ContainerReaper(
-                    runtime, dispatches.store()::endings, Duration.ofHours(1), Duration.ofMinutes(5));
+                    runtime,
+                    dispatches.store()::endings,
+                    new ContainerReaper.Retention(
+                            Duration.ofHours(1), Duration.ofMinutes(5), 500, 10L << 30, 128L << 20));
             assertThat(reaper.reap(now)).doesNotContain(finished, unfinished, orphan, leftRunning);
 
             // Past the grace: the orphan and the container running for a closed dispatch go.

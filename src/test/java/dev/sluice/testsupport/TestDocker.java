@@ -38,7 +38,9 @@ public final class TestDocker {
             String logDriver,
             MemorySize logMaxSize,
             int logMaxFiles,
-            Duration retention)
+            Duration retention,
+            int maxRetained,
+            MemorySize maxRetainedLogBytes)
             implements ContainerConfig {}
 
     public static DockerConfig dockerConfig() {
@@ -59,7 +61,9 @@ public final class TestDocker {
                 "json-file",
                 mib(32),
                 4,
-                Duration.ofHours(1));
+                Duration.ofHours(1),
+                500,
+                mib(10 << 10));
     }
 
     public static MemorySize mib(long n) {

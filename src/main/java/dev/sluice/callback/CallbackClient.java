@@ -29,7 +29,7 @@ import org.apache.hc.core5.http.ConnectionClosedException;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.NoHttpResponseException;
-import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.http.io.entity.InputStreamEntity;
 import org.apache.hc.core5.util.Timeout;
 
 /**
@@ -98,10 +98,28 @@ final class CallbackClient implements AutoCloseable {
                 .build();
     }
 
-    Attempt post(URI url, Map<String, String> headers, byte[] body) {
+    /** A body to send: its length, and its bytes streamed from where they are kept. */
+    record Body(long size, Opener opener) {
+
+        interface Opener {
+            InputStream open() throws IOException;
+        }
+
+        InputStream open() throws IOException {
+            return opener.open();
+        }
+    }
+
+    Attempt post(URI url, Map<String, String> headers, Body body) {
         HttpPost post = new HttpPost(url);
         headers.forEach(post::setHeader);
-        post.setEntity(new ByteArrayEntity(body, ContentType.APPLICATION_JSON));
+        InputStream content;
+        try {
+            content = body.open();
+        } catch (IOException e) {
+            return new Attempt(null, Optional.empty(), Failure.IO, "the stored result could not be read", 0);
+        }
+        post.setEntity(new InputStreamEntity(content, body.size(), ContentType.APPLICATION_JSON));
         long start = System.nanoTime();
         // The socket timeout bounds each read; this bounds the whole attempt.
         ScheduledFuture<?> deadline = timer.schedule(post::cancel, attemptTimeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -124,6 +142,15 @@ final class CallbackClient implements AutoCloseable {
             return new Attempt(null, Optional.empty(), failure, detail(failure, e), millisSince(start));
         } finally {
             deadline.cancel(false);
+            closeQuietly(content);
+        }
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException e) {
+            // it was only read
         }
     }
 

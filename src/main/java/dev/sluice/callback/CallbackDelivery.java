@@ -1,5 +1,8 @@
 package dev.sluice.callback;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -114,13 +117,21 @@ public final class CallbackDelivery {
         if (result.isEmpty()) {
             return; // the record is gone (reaped): nothing to deliver
         }
-        byte[] body = result.get().json();
+        StoredResult body = result.get();
         long timestamp = clock.instant().getEpochSecond();
+        String signature;
+        try (InputStream in = body.open()) {
+            signature = signer.sign(due.webhookId(), timestamp, in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the stored result of " + due.dispatchId() + " could not be read", e);
+        }
         Map<String, String> headers = Map.of(
                 "webhook-id", due.webhookId(),
                 "webhook-timestamp", Long.toString(timestamp),
-                "webhook-signature", signer.sign(due.webhookId(), timestamp, body));
-        CallbackClient.Attempt attempt = client.post(URI.create(due.url()), headers, body);
+                "webhook-signature", signature);
+        // Streamed from where the store keeps it: a body is never held whole for sending.
+        CallbackClient.Attempt attempt =
+                client.post(URI.create(due.url()), headers, new CallbackClient.Body(body.size(), body::open));
         CrashPoint.DURING_DELIVERY.reached();
         CallbackStore.Outcome outcome = outcome(due, attempt);
         outbox.record(due, worker, outcome);

@@ -1,5 +1,9 @@
 package dev.sluice.callback;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;
@@ -57,18 +61,35 @@ public final class WebhookSigner {
 
     /** The {@code webhook-signature} header value. */
     public String sign(String webhookId, long timestamp, byte[] body) {
+        try {
+            return sign(webhookId, timestamp, new ByteArrayInputStream(body));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The {@code webhook-signature} header value, reading the body once, whatever its size. */
+    public String sign(String webhookId, long timestamp, InputStream body) throws IOException {
         byte[] prefix = (webhookId + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8);
-        return keys.stream()
-                .map(key -> "v1," + Base64.getEncoder().encodeToString(hmac(key, prefix, body)))
+        List<Mac> macs = keys.stream().map(key -> mac(key, prefix)).toList();
+        byte[] block = new byte[8192];
+        int n;
+        while ((n = body.read(block)) >= 0) {
+            for (Mac mac : macs) {
+                mac.update(block, 0, n);
+            }
+        }
+        return macs.stream()
+                .map(mac -> "v1," + Base64.getEncoder().encodeToString(mac.doFinal()))
                 .collect(Collectors.joining(" "));
     }
 
-    private static byte[] hmac(SecretKeySpec key, byte[] prefix, byte[] body) {
+    private static Mac mac(SecretKeySpec key, byte[] prefix) {
         try {
             Mac mac = Mac.getInstance(HMAC);
             mac.init(key);
             mac.update(prefix);
-            return mac.doFinal(body);
+            return mac;
         } catch (NoSuchAlgorithmException | InvalidKeyException e) {
             throw new IllegalStateException("HMAC-SHA256 unavailable", e);
         }

@@ -22,6 +22,7 @@ import dev.sluice.output.OutputCollector;
 import dev.sluice.output.OutputLimits;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
+import dev.sluice.store.ResultBodies;
 import dev.sluice.worker.Drain;
 import dev.sluice.worker.Worker;
 import dev.sluice.worker.WorkerConfig;
@@ -88,14 +89,14 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    DispatchStore dispatchStore(Jdbc jdbc, JsonColumns json) {
-        return new DispatchStore(jdbc, json);
+    DispatchStore dispatchStore(Jdbc jdbc, JsonColumns json, ResultBodies bodies) {
+        return new DispatchStore(jdbc, json, bodies);
     }
 
     @Produces
     @Singleton
-    DispatchTransitions transitions(Jdbc jdbc, JsonColumns json) {
-        return new DispatchTransitions(jdbc, json);
+    DispatchTransitions transitions(Jdbc jdbc, JsonColumns json, ResultBodies bodies) {
+        return new DispatchTransitions(jdbc, json, bodies);
     }
 
     @Produces
@@ -212,8 +213,8 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    RecordReaper recordReaper(Jdbc jdbc, DispatchConfig config) {
-        return new RecordReaper(jdbc, config.recordRetention());
+    RecordReaper recordReaper(Jdbc jdbc, ResultBodies bodies, DispatchConfig config) {
+        return new RecordReaper(jdbc, bodies, config.recordRetention());
     }
 
     @Produces

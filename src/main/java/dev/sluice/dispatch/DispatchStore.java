@@ -13,6 +13,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import dev.sluice.container.ContainerReaper;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
+import dev.sluice.store.ResultBodies;
 
 /**
  * Dispatch records in the relational store (H2 or PostgreSQL, one schema):
@@ -24,14 +25,19 @@ public class DispatchStore {
     private static final String RECORD_COLUMNS = "id, status, image, created_at, started_at, finished_at, metadata, "
             + "callback_url, summary, worker_id, container_id, has_secrets, fingerprint";
 
+    /** Where a finished dispatch's result is: in the row, in a file the row names, or (older rows) in text. */
+    private static final String RESULT_COLUMNS = "result_body, result_file, result_size, result";
+
     private static final TypeReference<Map<String, Object>> METADATA = new TypeReference<>() {};
 
     private final Jdbc jdbc;
     private final JsonColumns json;
+    private final ResultBodies bodies;
 
-    public DispatchStore(Jdbc jdbc, JsonColumns json) {
+    public DispatchStore(Jdbc jdbc, JsonColumns json, ResultBodies bodies) {
         this.jdbc = jdbc;
         this.json = json;
+        this.bodies = bodies;
     }
 
     /** A dispatch to record as queued. */
@@ -58,7 +64,9 @@ public class DispatchStore {
 
     public Optional<Dispatch> find(String id) {
         return jdbc.one(
-                "SELECT " + RECORD_COLUMNS + ", result FROM dispatches WHERE id = ?", row -> record(row, true), id);
+                "SELECT " + RECORD_COLUMNS + ", " + RESULT_COLUMNS + " FROM dispatches WHERE id = ?",
+                row -> record(row, true),
+                id);
     }
 
     /** The validated request of a dispatch, without secret values. */
@@ -95,7 +103,19 @@ public class DispatchStore {
 
     /** The stored result, exactly as it was written: the body of every callback attempt. */
     public Optional<StoredResult> storedResult(String id) {
-        return jdbc.one("SELECT result FROM dispatches WHERE id = ?", row -> ResultColumn.read(row, "result"), id);
+        return jdbc.one("SELECT " + RESULT_COLUMNS + " FROM dispatches WHERE id = ?", this::result, id)
+                .flatMap(Optional::ofNullable);
+    }
+
+    /** The result a row names, wherever the store keeps it; {@code null} before the dispatch finished. */
+    private StoredResult result(Jdbc.Row row) {
+        return bodies.read(
+                        row.string("result_file"),
+                        row.bytes("result_body"),
+                        row.longOrNull("result_size"),
+                        row.string("result"))
+                .map(StoredResult::new)
+                .orElse(null);
     }
 
     /** How the given dispatches ended, for the container reaper; ids without a record are absent. */
@@ -132,7 +152,7 @@ public class DispatchStore {
                 row.instant("finished_at"),
                 json.read(row.string("metadata"), METADATA),
                 row.string("callback_url"),
-                withResult ? ResultColumn.read(row, "result") : null,
+                withResult ? result(row) : null,
                 json.read(row.string("summary"), DispatchSummary.class),
                 row.string("worker_id"),
                 row.string("container_id"),

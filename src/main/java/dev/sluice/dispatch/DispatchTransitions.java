@@ -7,6 +7,7 @@ import java.util.function.Function;
 
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
+import dev.sluice.store.ResultBodies;
 
 /**
  * The lifecycle's state machine in the store (docs/api.md, section 6): queued,
@@ -17,6 +18,9 @@ import dev.sluice.store.JsonColumns;
 final class DispatchTransitions {
 
     static final String TERMINAL = "('succeeded', 'failed', 'timed_out', 'cancelled', 'error')";
+
+    /** Where a result's body goes: in the row, or in a file the row names (ADR 0017). */
+    private static final String BODY_COLUMNS = "result_body = ?, result_file = ?, result_size = ?";
 
     /** Which states a dispatch may end from. */
     enum From {
@@ -38,10 +42,12 @@ final class DispatchTransitions {
 
     private final Jdbc jdbc;
     private final JsonColumns json;
+    private final ResultBodies bodies;
 
-    DispatchTransitions(Jdbc jdbc, JsonColumns json) {
+    DispatchTransitions(Jdbc jdbc, JsonColumns json, ResultBodies bodies) {
         this.jdbc = jdbc;
         this.json = json;
+        this.bodies = bodies;
     }
 
     /** queued → starting; false when the dispatch is no longer queued (cancelled meanwhile). */
@@ -74,25 +80,40 @@ final class DispatchTransitions {
                 > 0;
     }
 
-    /** The result's terminal state, with its outbox row in the same transaction; false when {@code from} no longer holds. */
+    /**
+     * The result's terminal state, with its body and its outbox row in the
+     * same transaction; false when {@code from} no longer holds (and then its
+     * body is discarded).
+     */
     boolean finish(DispatchResult result, DispatchSummary summary, From from, Outbox outbox) {
-        String sql = "UPDATE dispatches SET status = ?, result = ?, summary = ?, finished_at = ?, "
+        String sql = "UPDATE dispatches SET status = ?, " + BODY_COLUMNS + ", summary = ?, finished_at = ?, "
                 + "started_at = COALESCE(started_at, ?) WHERE id = ? AND " + from.condition;
-        return jdbc.transaction("store result", tx -> {
-            if (tx.update(
-                            sql,
-                            result.status().wire(),
-                            ResultColumn.value(json.bytes(result)),
-                            json.write(summary),
-                            result.finishedAt(),
-                            result.startedAt(),
-                            result.dispatchId())
-                    == 0) {
-                return false;
+        ResultBodies.Put body = bodies.put(result.dispatchId(), json.bytes(result));
+        boolean stored = false;
+        try {
+            stored = jdbc.transaction("store result", tx -> {
+                if (tx.update(
+                                sql,
+                                result.status().wire(),
+                                body.inRow(),
+                                body.file(),
+                                body.size(),
+                                json.write(summary),
+                                result.finishedAt(),
+                                result.startedAt(),
+                                result.dispatchId())
+                        == 0) {
+                    return false;
+                }
+                outbox.enqueue(tx, result.dispatchId(), result.finishedAt());
+                return true;
+            });
+            return stored;
+        } finally {
+            if (!stored) {
+                bodies.discard(body);
             }
-            outbox.enqueue(tx, result.dispatchId(), result.finishedAt());
-            return true;
-        });
+        }
     }
 
     /**
@@ -105,32 +126,46 @@ final class DispatchTransitions {
         String select = "SELECT d.id, d.spec, d.started_at FROM dispatches d WHERE d.status NOT IN " + TERMINAL
                 + " AND d.worker_id <> ? AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = d.worker_id "
                 + "AND w.lease_until >= ?) ORDER BY d.seq LIMIT ? FOR UPDATE SKIP LOCKED";
-        String update = "UPDATE dispatches SET status = ?, result = ?, summary = ?, finished_at = ? WHERE id = ? "
-                + "AND status NOT IN " + TERMINAL;
-        return jdbc.transaction("close dispatches of lost workers", tx -> {
-            List<Lost> lost = tx.query(
-                    select,
-                    row -> new Lost(row.string(1), json.read(row.string(2), DispatchSpec.class), row.instant(3)),
-                    me,
-                    now,
-                    limit);
-            List<DispatchResult> closed = new ArrayList<>();
-            for (Lost l : lost) {
-                Closing closing = close.apply(l);
-                DispatchResult r = closing.result();
-                if (tx.update(
-                                update,
-                                r.status().wire(),
-                                ResultColumn.value(json.bytes(r)),
-                                json.write(closing.summary()),
-                                r.finishedAt(),
-                                l.id())
-                        > 0) {
-                    outbox.enqueue(tx, l.id(), r.finishedAt());
-                    closed.add(r);
+        String update = "UPDATE dispatches SET status = ?, " + BODY_COLUMNS + ", summary = ?, finished_at = ? "
+                + "WHERE id = ? AND status NOT IN " + TERMINAL;
+        List<ResultBodies.Put> written = new ArrayList<>();
+        List<ResultBodies.Put> named = new ArrayList<>();
+        try {
+            return jdbc.transaction("close dispatches of lost workers", tx -> {
+                List<Lost> lost = tx.query(
+                        select,
+                        row -> new Lost(row.string(1), json.read(row.string(2), DispatchSpec.class), row.instant(3)),
+                        me,
+                        now,
+                        limit);
+                List<DispatchResult> closed = new ArrayList<>();
+                for (Lost l : lost) {
+                    Closing closing = close.apply(l);
+                    DispatchResult r = closing.result();
+                    ResultBodies.Put body = bodies.put(l.id(), json.bytes(r));
+                    written.add(body);
+                    if (tx.update(
+                                    update,
+                                    r.status().wire(),
+                                    body.inRow(),
+                                    body.file(),
+                                    body.size(),
+                                    json.write(closing.summary()),
+                                    r.finishedAt(),
+                                    l.id())
+                            > 0) {
+                        outbox.enqueue(tx, l.id(), r.finishedAt());
+                        closed.add(r);
+                        named.add(body);
+                    }
                 }
-            }
-            return closed;
-        });
+                return closed;
+            });
+        } catch (RuntimeException e) {
+            named.clear(); // rolled back: no row names any of them
+            throw e;
+        } finally {
+            written.stream().filter(b -> !named.contains(b)).forEach(bodies::discard);
+        }
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import org.jboss.logging.Logger;
 
 import dev.sluice.store.Jdbc;
+import dev.sluice.store.ResultBodies;
 
 /** Deletes the records of dispatches that finished longer ago than the record retention. */
 final class RecordReaper {
@@ -14,26 +15,34 @@ final class RecordReaper {
     private static final Logger LOG = Logger.getLogger(RecordReaper.class);
     private static final int BATCH = 500;
 
+    /** An expired record, and the file its result is in, if any. */
+    private record Expired(String id, String resultFile) {}
+
     private final Jdbc jdbc;
+    private final ResultBodies bodies;
     private final Duration retention;
 
-    RecordReaper(Jdbc jdbc, Duration retention) {
+    RecordReaper(Jdbc jdbc, ResultBodies bodies, Duration retention) {
         this.jdbc = jdbc;
+        this.bodies = bodies;
         this.retention = retention;
     }
 
     /** Returns how many records it deleted. */
     int reap(Instant now) {
-        List<String> expired = jdbc.query(
-                "SELECT id FROM dispatches WHERE finished_at < ? ORDER BY finished_at LIMIT ?",
-                row -> row.string(1),
+        List<Expired> expired = jdbc.query(
+                "SELECT id, result_file FROM dispatches WHERE finished_at < ? ORDER BY finished_at LIMIT ?",
+                row -> new Expired(row.string(1), row.string(2)),
                 now.minus(retention),
                 BATCH);
         int deleted = 0;
-        for (String id : expired) {
+        for (Expired e : expired) {
             // Running dispatches are never deleted, whatever their times say.
-            deleted += jdbc.update(
-                    "DELETE FROM dispatches WHERE id = ? AND status IN " + DispatchTransitions.TERMINAL, id);
+            if (jdbc.update("DELETE FROM dispatches WHERE id = ? AND status IN " + DispatchTransitions.TERMINAL, e.id())
+                    > 0) {
+                bodies.delete(e.resultFile()); // the row first: a crash in between leaves a file the sweep takes
+                deleted++;
+            }
         }
         if (deleted > 0) {
             LOG.infof("deleted %d dispatch records finished over %s ago", deleted, retention);

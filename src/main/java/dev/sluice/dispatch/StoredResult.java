@@ -1,6 +1,7 @@
 package dev.sluice.dispatch;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -11,39 +12,52 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 
+import dev.sluice.store.StoredBody;
+
 /**
  * A finished dispatch's {@link DispatchResult} exactly as it was stored: its
- * JSON, in UTF-8. It is what every callback attempt sends, byte for byte, and
- * what the record shows as {@code result}, written into the record's JSON as it
- * is, without being parsed and written again.
+ * JSON, in UTF-8. It is what every callback attempt sends, byte for byte
+ * (streamed from where the store keeps it), and what the record shows as
+ * {@code result}, written into the record's JSON as it is, without being
+ * parsed and written again.
  */
 @JsonSerialize(using = StoredResult.Json.class)
 public final class StoredResult {
 
-    private final byte[] json;
+    private final StoredBody body;
 
-    public StoredResult(byte[] json) {
-        this.json = json;
+    public StoredResult(StoredBody body) {
+        this.body = body;
     }
 
-    /** The JSON bytes: read them, never change them. */
+    /** The JSON's length in bytes. */
+    public long size() {
+        return body.size();
+    }
+
+    /** The JSON as a stream; the caller closes it. */
+    public InputStream open() throws IOException {
+        return body.open();
+    }
+
+    /** The JSON bytes, read whole: read them, never change them. */
     public byte[] json() {
-        return json;
+        return body.bytes();
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof StoredResult other && Arrays.equals(json, other.json);
+        return o instanceof StoredResult other && Arrays.equals(json(), other.json());
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(json);
+        return Arrays.hashCode(json());
     }
 
     @Override
     public String toString() {
-        return new String(json, StandardCharsets.UTF_8);
+        return new String(json(), StandardCharsets.UTF_8);
     }
 
     /** Writes the stored JSON in place of the value. */
@@ -55,7 +69,7 @@ public final class StoredResult {
 
         @Override
         public void serialize(StoredResult result, JsonGenerator gen, SerializerProvider provider) throws IOException {
-            gen.writeRawValue(new Raw(result.json));
+            gen.writeRawValue(new Raw(result.json()));
         }
     }
 

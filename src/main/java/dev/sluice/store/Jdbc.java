@@ -185,6 +185,18 @@ public final class Jdbc {
             return read(() -> rs.getLong(column));
         }
 
+        public byte[] bytes(String column) {
+            return read(() -> rs.getBytes(column));
+        }
+
+        /** A long column that may be NULL. */
+        public Long longOrNull(String column) {
+            return read(() -> {
+                long value = rs.getLong(column);
+                return rs.wasNull() ? null : value;
+            });
+        }
+
         /** An integer column that may be NULL. */
         public Integer integer(String column) {
             return read(() -> {

@@ -1,5 +1,6 @@
 package dev.sluice.store;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Executors;
 
@@ -54,6 +55,16 @@ class StoreProducer {
     @Singleton
     Jdbc jdbc(Database database) {
         return new Jdbc(database.dataSource());
+    }
+
+    /** PostgreSQL keeps result bodies in their rows, the embedded store in files beside it (ADR 0017). */
+    @Produces
+    @Singleton
+    ResultBodies resultBodies(
+            Database database, Jdbc jdbc, Clock clock, @ConfigProperty(name = "sluice.data-dir") String dataDir) {
+        return database.kind().equals("h2")
+                ? new ResultFiles(Path.of(dataDir, "results"), jdbc, clock)
+                : ResultBodies.inRows();
     }
 
     /** Probes on a thread of their own, so a hung store holds a prober, never a caller. */

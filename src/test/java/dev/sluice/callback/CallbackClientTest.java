@@ -2,6 +2,7 @@ package dev.sluice.callback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -52,8 +53,12 @@ class CallbackClientTest {
     }
 
     private CallbackClient.Attempt post(String url) {
-        return client.post(
-                URI.create(url), Map.of("webhook-id", "msg_x"), "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
+        return client.post(URI.create(url), Map.of("webhook-id", "msg_x"), body("{\"a\":1}"));
+    }
+
+    private static CallbackClient.Body body(String json) {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        return new CallbackClient.Body(bytes.length, () -> new ByteArrayInputStream(bytes));
     }
 
     @Test
@@ -125,8 +130,8 @@ class CallbackClientTest {
                 8,
                 4,
                 timer)) {
-            CallbackClient.Attempt a = patient.post(
-                    URI.create("http://127.0.0.1:" + port + "/hook"), Map.of(), "{}".getBytes(StandardCharsets.UTF_8));
+            CallbackClient.Attempt a =
+                    patient.post(URI.create("http://127.0.0.1:" + port + "/hook"), Map.of(), body("{}"));
             assertThat(a.failure()).isEqualTo(CallbackClient.Failure.CONNECT);
         }
     }

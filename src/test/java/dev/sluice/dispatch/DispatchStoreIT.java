@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import dev.sluice.output.Overflow;
 import dev.sluice.output.Utf8Text;
 import dev.sluice.store.Jdbc;
+import dev.sluice.store.ResultBodies;
 import dev.sluice.testsupport.StoreFixtures;
 import dev.sluice.testsupport.TestStores;
 
@@ -38,7 +39,7 @@ class DispatchStoreIT {
     }
 
     /** The store's record and state-machine sides over one freshly migrated database. */
-    private record Db(DispatchStore store, DispatchTransitions transitions, Jdbc jdbc) {
+    private record Db(DispatchStore store, DispatchTransitions transitions, Jdbc jdbc, ResultBodies bodies) {
 
         boolean finish(DispatchResult r) {
             return transitions.finish(
@@ -51,10 +52,14 @@ class DispatchStoreIT {
         }
     }
 
-    private static Db migrated(DataSource ds) {
+    private static Db migrated(String kind, DataSource ds) {
         Jdbc jdbc = TestStores.migratedEmpty(ds);
+        ResultBodies bodies = TestStores.bodiesFor(kind, jdbc);
         return new Db(
-                new DispatchStore(jdbc, TestStores.json()), new DispatchTransitions(jdbc, TestStores.json()), jdbc);
+                new DispatchStore(jdbc, TestStores.json(), bodies),
+                new DispatchTransitions(jdbc, TestStores.json(), bodies),
+                jdbc,
+                bodies);
     }
 
     static DispatchSpec spec(String image) {
@@ -82,7 +87,7 @@ class DispatchStoreIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void aRecordRoundTripsWithoutItsSecretValues(String kind, DataSource ds) throws Exception {
-        Db db = migrated(ds);
+        Db db = migrated(kind, ds);
         DispatchStore store = db.store();
         assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0)))
                 .isTrue();
@@ -114,7 +119,7 @@ class DispatchStoreIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void anIdIsTakenOnce(String kind, DataSource ds) {
-        Db db = migrated(ds);
+        Db db = migrated(kind, ds);
         DispatchStore store = db.store();
         assertThat(store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0)))
                 .isTrue();
@@ -126,7 +131,7 @@ class DispatchStoreIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void statesMoveForwardOnlyAndTerminalOnesNeverChange(String kind, DataSource ds) {
-        Db db = migrated(ds);
+        Db db = migrated(kind, ds);
         DispatchStore store = db.store();
         store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0));
 
@@ -154,7 +159,7 @@ class DispatchStoreIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void aQueuedFinishOnlyAppliesWhileQueued(String kind, DataSource ds) {
-        Db db = migrated(ds);
+        Db db = migrated(kind, ds);
         DispatchStore store = db.store();
         store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0));
         store.insert(new DispatchStore.NewDispatch("d-2", spec("img:1"), "fp", "w1", T0));
@@ -170,7 +175,7 @@ class DispatchStoreIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void listingIsNewestFirstFilteredAndPaged(String kind, DataSource ds) {
-        Db db = migrated(ds);
+        Db db = migrated(kind, ds);
         DispatchStore store = db.store();
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
@@ -200,14 +205,14 @@ class DispatchStoreIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void expiredFinishedRecordsAreFoundAndOnlyThoseDeleted(String kind, DataSource ds) {
-        Db db = migrated(ds);
+        Db db = migrated(kind, ds);
         DispatchStore store = db.store();
         store.insert(new DispatchStore.NewDispatch("old", spec("img:1"), "fp", "w1", T0));
         store.insert(new DispatchStore.NewDispatch("running", spec("img:1"), "fp", "w1", T0));
         DispatchResult old = result("old", Dispatch.Status.SUCCEEDED, "");
         db.finish(old);
 
-        RecordReaper reaper = new RecordReaper(db.jdbc(), Duration.ofDays(1));
+        RecordReaper reaper = new RecordReaper(db.jdbc(), db.bodies(), Duration.ofDays(1));
         assertThat(reaper.reap(T0.plus(12, ChronoUnit.HOURS))).isZero();
         assertThat(reaper.reap(T0.plus(2, ChronoUnit.DAYS))).isEqualTo(1);
         assertThat(store.find("old")).isEmpty();
@@ -221,7 +226,7 @@ class DispatchStoreIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void largeResultsAndAnyUnicodeRoundTrip(String kind, DataSource ds) {
-        Db db = migrated(ds);
+        Db db = migrated(kind, ds);
         DispatchStore store = db.store();
         store.insert(new DispatchStore.NewDispatch("big", spec("img:1"), "fp", "w1", T0));
         String text = "h\u00e9llo \uD83D\uDE00 \uFFFD \u0000 tab\t\n".repeat(200_000); // ~5 MB, a NUL included

@@ -6,6 +6,7 @@ import java.util.Map;
 import dev.sluice.output.Overflow;
 import dev.sluice.output.Utf8Text;
 import dev.sluice.store.Jdbc;
+import dev.sluice.store.ResultBodies;
 import dev.sluice.testsupport.StoreFixtures;
 import dev.sluice.testsupport.TestStores;
 
@@ -22,9 +23,14 @@ public final class StoredDispatches {
     private final DispatchTransitions transitions;
     private final Outbox outbox;
 
+    /** Over an embedded store: result bodies in files, as the worker keeps them there. */
     public StoredDispatches(Jdbc jdbc, Outbox outbox) {
-        this.store = new DispatchStore(jdbc, TestStores.json());
-        this.transitions = new DispatchTransitions(jdbc, TestStores.json());
+        this(jdbc, outbox, TestStores.resultFiles(jdbc));
+    }
+
+    public StoredDispatches(Jdbc jdbc, Outbox outbox, ResultBodies bodies) {
+        this.store = new DispatchStore(jdbc, TestStores.json(), bodies);
+        this.transitions = new DispatchTransitions(jdbc, TestStores.json(), bodies);
         this.outbox = outbox;
     }
 

@@ -1,6 +1,10 @@
 package dev.sluice.testsupport;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.UUID;
 
 import javax.sql.DataSource;
@@ -11,6 +15,8 @@ import org.postgresql.ds.PGSimpleDataSource;
 
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
+import dev.sluice.store.ResultBodies;
+import dev.sluice.store.ResultFiles;
 
 /**
  * Stores for tests that use them without the worker around them: a fresh
@@ -83,6 +89,21 @@ public final class TestStores {
                 .load()
                 .migrate();
         return new Jdbc(ds);
+    }
+
+    /** Result bodies in files, as the embedded store keeps them, in a fresh directory under target/. */
+    public static ResultBodies resultFiles(Jdbc jdbc) {
+        try {
+            Path dir = Files.createTempDirectory(Path.of("target"), "results-");
+            return new ResultFiles(dir, jdbc, Clock.systemUTC());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Result bodies where each database keeps them: files beside H2, rows in PostgreSQL (ADR 0017). */
+    public static ResultBodies bodiesFor(String kind, Jdbc jdbc) {
+        return kind.equals("h2") ? resultFiles(jdbc) : ResultBodies.inRows();
     }
 
     /** JSON columns as the worker writes them. */

@@ -8,4 +8,4 @@ cd "$(dirname "$0")/.."
 
 scripts/docker-engine.sh
 ./mvnw -B -q -ntp package -DskipTests
-exec java ${JAVA_OPTS:-} -jar target/quarkus-app/quarkus-run.jar
+exec java @deploy/jvm.options ${JAVA_OPTS:-} -jar target/quarkus-app/quarkus-run.jar

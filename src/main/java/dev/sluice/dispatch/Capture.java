@@ -26,6 +26,11 @@ final class Capture implements OutputSink {
         stderr.write(chunk, offset, count);
     }
 
+    /** Bytes the collectors hold now: at most the two caps. */
+    long bytesHeld() {
+        return stdout.bytesHeld() + stderr.bytesHeld();
+    }
+
     long bytesWritten() {
         return stdout.bytesWritten() + stderr.bytesWritten();
     }

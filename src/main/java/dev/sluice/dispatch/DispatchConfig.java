@@ -66,6 +66,13 @@ public interface DispatchConfig {
     @WithDefault("1M")
     MemorySize maxInput();
 
+    /**
+     * Memory that results being finished may take at once: when many dispatches
+     * end together, they take turns building and storing their results.
+     */
+    @WithDefault("64M")
+    MemorySize finishMemory();
+
     /** How often the engine is pinged and the queue looked at (expiry, engine back). */
     @WithDefault("2s")
     Duration tick();

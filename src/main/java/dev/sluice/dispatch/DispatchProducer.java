@@ -114,10 +114,19 @@ class DispatchProducer {
             Finisher finisher,
             SecretVault vault,
             ContainerConfig containerConfig,
+            DispatchConfig config,
             Clock clock,
             Worker worker) {
         return new DispatchRunner(
-                runtime, logs, transitions, finisher, vault, new LogRetention(containerConfig), clock, worker.id());
+                runtime,
+                logs,
+                transitions,
+                finisher,
+                vault,
+                new LogRetention(containerConfig),
+                new FinishingBudget(config.finishMemory().asLongValue()),
+                clock,
+                worker.id());
     }
 
     @Produces

@@ -38,6 +38,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private final Finisher finisher;
     private final SecretVault vault;
     private final LogRetention retention;
+    private final FinishingBudget budget;
     private final Clock clock;
     private final String workerId;
 
@@ -48,6 +49,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             Finisher finisher,
             SecretVault vault,
             LogRetention retention,
+            FinishingBudget budget,
             Clock clock,
             String workerId) {
         this.runtime = runtime;
@@ -56,6 +58,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         this.finisher = finisher;
         this.vault = vault;
         this.retention = retention;
+        this.budget = budget;
         this.clock = clock;
         this.workerId = workerId;
     }
@@ -148,7 +151,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 LOG.warnf("dispatch %s: the runtime log could not be read whole (%s)", id, end.readFailure());
             }
             Execution.StopReason stop = cancelRequested ? Execution.StopReason.CANCEL : execution.stopReason();
-            finisher.finish(ending(id, spec, stop, exitCode, containerId, startedAt, finishedAt, capture, true));
+            finishCaptured(id, spec, stop, exitCode, containerId, startedAt, finishedAt, capture, true);
         } catch (StoreException e) {
             LOG.errorf(e, "dispatch %s: store failed, left for reconciliation", id);
         } catch (ContainerException e) {
@@ -165,14 +168,14 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             return;
         }
         try {
-            finisher.finish(attachStartAndCollect(id, spec, execution, containerId));
+            attachStartAndCollect(id, spec, execution, containerId);
         } catch (ContainerException e) {
             execution.finished();
             finisher.finish(withoutOutput(id, spec, Errors.of(e)));
         }
     }
 
-    private Ending attachStartAndCollect(String id, DispatchSpec spec, Execution execution, String containerId) {
+    private void attachStartAndCollect(String id, DispatchSpec spec, Execution execution, String containerId) {
         Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap());
         Instant startedAt;
         Attachment.StreamEnd end;
@@ -199,11 +202,17 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             logs.replay(containerId, capture);
             recovered = true;
         }
-        return ending(
+        finishCaptured(
                 id, spec, execution.stopReason(), exitCode, containerId, startedAt, finishedAt, capture, recovered);
     }
 
-    private Ending ending(
+    /**
+     * Builds the result from what was captured and ends the dispatch with it,
+     * within the memory budget for results being finished: the bounded texts,
+     * the result's JSON and its stored copy exist only for this moment, and
+     * fifty dispatches that end together must not need them all at once.
+     */
+    private void finishCaptured(
             String id,
             DispatchSpec spec,
             Execution.StopReason stop,
@@ -215,20 +224,23 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             boolean recovered) {
         Dispatch.Status status =
                 stop != null ? stop.status : exitCode == 0 ? Dispatch.Status.SUCCEEDED : Dispatch.Status.FAILED;
+        DispatchResult.Error error = exitError(containerId, exitCode, stop);
         SecretMasker masker = vault.maskerFor(id);
         CrashPoint.AFTER_EXIT.reached();
-        return new Ending(
-                id,
-                spec,
-                status,
-                exitCode,
-                exitError(containerId, exitCode, stop),
-                startedAt,
-                finishedAt,
-                capture.finishStdout(masker),
-                capture.finishStderr(masker),
-                retention.possiblyRotated(capture.bytesWritten()),
-                recovered);
+        budget.within(
+                capture.bytesHeld() * FinishingBudget.COPIES,
+                () -> finisher.finish(new Ending(
+                        id,
+                        spec,
+                        status,
+                        exitCode,
+                        error,
+                        startedAt,
+                        finishedAt,
+                        capture.finishStdout(masker),
+                        capture.finishStderr(masker),
+                        retention.possiblyRotated(capture.bytesWritten()),
+                        recovered)));
     }
 
     /** SIGKILL from the kernel's OOM killer looks like any 137; the engine knows which it was. */

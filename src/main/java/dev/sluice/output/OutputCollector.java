@@ -78,6 +78,11 @@ public final class OutputCollector {
         return written;
     }
 
+    /** Bytes of the stream held now, at most the cap: what the result is built from. */
+    public long bytesHeld() {
+        return head.length() + (long) tail.size();
+    }
+
     /** Bytes of buffer currently allocated: grows with the output, never past the cap. */
     public long bytesAllocated() {
         return (long) head.allocated() + tail.allocated();

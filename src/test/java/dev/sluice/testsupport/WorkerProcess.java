@@ -50,6 +50,11 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
         return start(env, "-Xmx256m");
     }
 
+    /** Starts the worker with the JVM options it ships with (deploy/jvm.options), as users start it. */
+    public static WorkerProcess startAsShipped(Map<String, String> env) {
+        return start(env, "@" + Path.of("deploy/jvm.options").toAbsolutePath());
+    }
+
     /** Starts the worker with the given JVM options. */
     public static WorkerProcess start(Map<String, String> env, String... jvmOptions) {
         Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
@@ -122,6 +127,10 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
 
     public int exitValue() {
         return process.exitValue();
+    }
+
+    public Path logPath() {
+        return log;
     }
 
     public String logText() {

@@ -1,0 +1,236 @@
+package dev.sluice.bench;
+
+import static dev.sluice.bench.Measure.f;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.sluice.container.ContainerRuntime;
+import dev.sluice.container.ContainerSpec;
+import dev.sluice.container.DockerClients;
+import dev.sluice.container.Labels;
+import dev.sluice.testsupport.Receiver;
+import dev.sluice.testsupport.TestDocker;
+import dev.sluice.testsupport.WorkerClient;
+import dev.sluice.testsupport.WorkerProcess;
+
+/**
+ * The load a control plane sends, against the packaged worker started the way
+ * users start it: rounds of dispatches that all finish together, each printing
+ * 1 MiB (or 4 MiB), while orphaned containers (labelled as ours, with no
+ * record) wait on the engine to be reaped in the middle of the burst. Every
+ * result must be stored and delivered, none may fail, readiness must be UP
+ * after every round, and a plain dispatch must still succeed at the end.
+ * {@code scripts/soak.sh} runs it; {@code SoakIT} runs the bounded plan.
+ */
+public final class Soak {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** How many rounds of each size, and how big a round is. */
+    public record Plan(String name, int roundsOf1MiB, int roundsOf4MiB, int dispatches, int orphans) {
+
+        public static final Plan BOUNDED = new Plan("bounded", 2, 1, 50, 20);
+        public static final Plan LONG = new Plan("long", 15, 5, 50, 57);
+
+        int rounds() {
+            return roundsOf1MiB + roundsOf4MiB;
+        }
+    }
+
+    /** What one round did. */
+    public record Round(
+            int number,
+            long bytesEach,
+            int submitted,
+            int delivered,
+            int wrong,
+            double seconds,
+            double slowestSeconds,
+            boolean readyAfter,
+            int orphansLeft,
+            double rssMib) {
+
+        public boolean clean() {
+            return delivered == submitted && wrong == 0 && readyAfter && orphansLeft == 0;
+        }
+
+        String markdown() {
+            return "| " + number + " | " + (bytesEach >> 20) + " MiB | " + submitted + " | " + delivered + " | " + wrong
+                    + " | " + f(seconds) + " s | " + f(slowestSeconds) + " s | " + (readyAfter ? "UP" : "**DOWN**")
+                    + " | " + orphansLeft + " | " + f(rssMib) + " MiB |";
+        }
+    }
+
+    /** Every round, and whether a plain dispatch still succeeded after them. */
+    public record Report(Plan plan, List<Round> rounds, boolean finalDispatchSucceeded, double idleRssMib) {
+
+        public boolean clean() {
+            return finalDispatchSucceeded && rounds.stream().allMatch(Round::clean);
+        }
+
+        public String markdown() {
+            StringBuilder t = new StringBuilder("soak (" + plan.name() + "): " + plan.rounds() + " rounds of "
+                    + plan.dispatches() + " dispatches finishing together, " + plan.orphans()
+                    + " orphans to reap in each; idle RSS " + f(idleRssMib) + " MiB\n\n"
+                    + "| round | output each | submitted | delivered | wrong | round time | slowest | readiness after"
+                    + " | orphans left | worker RSS after |\n"
+                    + "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+            rounds.forEach(r -> t.append(r.markdown()).append('\n'));
+            t.append("\nplain dispatch after the rounds: ").append(finalDispatchSucceeded ? "succeeded" : "**failed**");
+            return t.append('\n').toString();
+        }
+    }
+
+    private Soak() {}
+
+    public static void main(String[] args) throws Exception {
+        Plan plan = Arrays.asList(args).contains("--long") ? Plan.LONG : Plan.BOUNDED;
+        Report report = run(plan);
+        System.out.print(report.markdown());
+        Files.writeString(Path.of("target/soak-report.md"), report.markdown());
+        if (!report.clean()) {
+            System.exit(1);
+        }
+    }
+
+    public static Report run(Plan plan) throws Exception {
+        Map<String, String> env = WorkerProcess.baseEnvironment(WorkerProcess.freshDataDir("soak"), "soak");
+        // Orphans are reaped as soon as they are seen, in the middle of each burst.
+        env.put("SLUICE_WORKER_ORPHAN_GRACE", "1s");
+        env.put("SLUICE_DISPATCH_REAPER_INTERVAL", "1s");
+        env.put("SLUICE_CONTAINER_RETENTION", "10s");
+        List<Round> rounds = new ArrayList<>();
+        ExecutorService submitters = Executors.newFixedThreadPool(plan.dispatches());
+        try (Receiver receiver = Receiver.on("127.0.0.1");
+                DockerClients clients = TestDocker.clients();
+                WorkerProcess worker = WorkerProcess.startAsShipped(env)) {
+            ContainerRuntime engine = new ContainerRuntime(clients, TestDocker.containerConfig());
+            Thread.sleep(2000);
+            double idleRss = Measure.rssMib(worker.pid());
+            for (int n = 1; n <= plan.rounds(); n++) {
+                long bytes = n <= plan.roundsOf1MiB() ? 1L << 20 : 4L << 20;
+                Round round = round(n, bytes, plan, worker, receiver, engine, submitters);
+                System.out.println(round.markdown());
+                rounds.add(round);
+            }
+            JsonNode last = worker.awaitTerminal(worker.submit(WorkerClient.script("echo ok")), Duration.ofMinutes(2));
+            boolean ok = "succeeded".equals(last.path("status").asText())
+                    && "ok\n".equals(last.path("result").path("stdout").asText());
+            return new Report(plan, rounds, ok, idleRss);
+        } finally {
+            submitters.shutdownNow();
+        }
+    }
+
+    private static Round round(
+            int number,
+            long bytes,
+            Plan plan,
+            WorkerProcess worker,
+            Receiver receiver,
+            ContainerRuntime engine,
+            ExecutorService submitters)
+            throws Exception {
+        Set<String> orphans = new HashSet<>();
+        for (int i = 0; i < plan.orphans(); i++) {
+            orphans.add(engine.create(new ContainerSpec(
+                    TestDocker.AGENT_IMAGE,
+                    List.of("true"),
+                    Map.of(),
+                    null,
+                    false,
+                    Map.of(Labels.DISPATCH_ID, "orphan-" + number + "-" + i, Labels.WORKER_ID, "soak"),
+                    16L << 20,
+                    0,
+                    16,
+                    "none")));
+        }
+        // Everything sleeps past the submission of the last, so all finish together.
+        String script = "sleep 3; head -c " + bytes + " /dev/zero | tr '\\000' x";
+        Instant start = Instant.now();
+        List<Future<String>> ids = new ArrayList<>();
+        for (int i = 0; i < plan.dispatches(); i++) {
+            ids.add(submitters.submit(() -> {
+                Map<String, Object> request = new HashMap<>(WorkerClient.script(script));
+                request.put("callbackUrl", receiver.url("/soak"));
+                return worker.submit(request);
+            }));
+        }
+        Set<String> submitted = new HashSet<>();
+        for (Future<String> id : ids) {
+            submitted.add(id.get());
+        }
+        Map<String, Instant> deliveredAt = new HashMap<>();
+        int wrong = 0;
+        Instant deadline = start.plus(Duration.ofMinutes(10));
+        while (deliveredAt.size() < submitted.size() && Instant.now().isBefore(deadline) && worker.alive()) {
+            for (Receiver.Request r : receiver.requests()) {
+                String id = r.header("webhook-id").substring("msg_".length());
+                if (submitted.contains(id) && !deliveredAt.containsKey(id)) {
+                    deliveredAt.put(id, r.at());
+                    wrong += earned(r, bytes) ? 0 : 1;
+                }
+            }
+            Thread.sleep(100);
+        }
+        double seconds = Duration.between(start, Instant.now()).toMillis() / 1000.0;
+        double slowest = deliveredAt.values().stream()
+                .mapToDouble(at -> Duration.between(start, at).toMillis() / 1000.0)
+                .max()
+                .orElse(Double.NaN);
+        if (!worker.alive()) {
+            throw new IllegalStateException("the worker died in round " + number + "; see " + worker.logPath());
+        }
+        boolean ready = worker.status("/q/health/ready") == 200;
+        Instant reaped = Instant.now().plus(Duration.ofSeconds(30));
+        long left;
+        do {
+            left = engine.managed().stream()
+                    .filter(c -> orphans.contains(c.id()))
+                    .count();
+            if (left > 0) {
+                Thread.sleep(500);
+            }
+        } while (left > 0 && Instant.now().isBefore(reaped));
+        return new Round(
+                number,
+                bytes,
+                submitted.size(),
+                deliveredAt.size(),
+                wrong,
+                seconds,
+                slowest,
+                ready,
+                (int) left,
+                Measure.rssMib(worker.pid()));
+    }
+
+    /** Succeeded, with exactly the bytes the process printed. */
+    private static boolean earned(Receiver.Request delivery, long bytes) {
+        try {
+            JsonNode result = JSON.readTree(delivery.body());
+            return "succeeded".equals(result.path("status").asText())
+                    && result.path("stdout").asText().length() == bytes
+                    && result.path("stdoutOverflow").isMissingNode();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

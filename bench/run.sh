@@ -10,6 +10,8 @@
 #   bench/run.sh P1 P3            only the named figures (P1-P3, P5-P10; P4 is the JMH benchmark)
 #   bench/run.sh transports [MiB] [rounds]
 #                                 the attach paths compared on one flood (ADR 0011; 1024 MiB, 3 rounds)
+#   bench/run.sh calls [calls] [rounds]
+#                                 one control call's cost, beside docker-java's pooled httpclient5 transport (300 calls, 3 rounds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +27,11 @@ if [ "${1:-}" = "transports" ]; then
   shift
   exec java -Xmx512m -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$cp" \
     dev.sluice.bench.TransportComparison "$@"
+fi
+if [ "${1:-}" = "calls" ]; then
+  shift
+  exec java -Xmx512m -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$cp" \
+    dev.sluice.bench.ControlCallCost "$@"
 fi
 
 java -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$cp" dev.sluice.bench.Harness "$@"

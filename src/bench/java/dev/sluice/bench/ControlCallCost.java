@@ -21,7 +21,7 @@ import dev.sluice.testsupport.TestDocker;
 /**
  * What one control call costs through the worker's control client, beside
  * docker-java's httpclient5 transport with a pool of 32 connections and a 30 s
- * response timeout (how the worker builds its control client). Each
+ * response timeout (how the control client was built until ADR 0016). Each
  * round makes the same calls through both, alternating, after one uncounted
  * round: container inspects, listings, image inspects, and create-then-remove
  * pairs. Run by {@code bench/run.sh calls [calls] [rounds]}.

@@ -1,15 +1,12 @@
 package dev.sluice.container;
 
 import java.time.Clock;
-import java.util.concurrent.Executors;
 
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
-
-import dev.sluice.concurrent.Threads;
 
 class ContainerProducer {
 
@@ -41,16 +38,10 @@ class ContainerProducer {
         return new ContainerLogs(clients);
     }
 
-    /** Pings on their own threads, so a hung engine holds a pinger, never a caller. */
     @Produces
     @Singleton
     EngineMonitor engineMonitor(DockerClients clients, Clock clock, DockerConfig config) {
-        EngineMonitor monitor = new EngineMonitor(
-                clients.host(),
-                config.connectTimeout(),
-                config.pingTimeout(),
-                Executors.newCachedThreadPool(Threads.named("docker-ping-")),
-                clock);
+        EngineMonitor monitor = new EngineMonitor(clients, config.pingTimeout(), clock);
         monitor.check();
         return monitor;
     }

@@ -20,9 +20,11 @@ import com.github.dockerjava.api.model.LogConfig;
 
 /**
  * The dispatch's view of the engine: create a hardened container, attach, start,
- * wait, signal, inspect, remove. Short calls go through the control client and
- * time out; attach and wait go through the streaming client. Stop and remove
- * are idempotent: "not found", "not modified" and "conflict" count as done.
+ * wait, signal, inspect, remove. Every call to the engine ends within the call
+ * timeout or fails with {@code ENGINE_UNAVAILABLE} saying so (ADR 0016); for
+ * wait and attach, the timeout bounds the setup, not the stream. Stop and
+ * remove are idempotent: "not found", "not modified" and "conflict" count as
+ * done.
  */
 public class ContainerRuntime implements ContainerInventory {
 
@@ -199,7 +201,7 @@ public class ContainerRuntime implements ContainerInventory {
         }
     }
 
-    /** Blocks until the container has stopped and returns its exit code; no read timeout. */
+    /** Blocks until the container has stopped and returns its exit code; only the wait's setup has a deadline. */
     public int awaitExit(String containerId) {
         try {
             return clients.streaming().waitContainerCmd(containerId).start().awaitStatusCode();

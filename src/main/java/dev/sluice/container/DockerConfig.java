@@ -18,9 +18,11 @@ public interface DockerConfig {
     Duration connectTimeout();
 
     /**
-     * Time a short call (create, start, inspect, kill, remove) may take. Log
-     * streams and waits use a client without a read timeout; their deadlines
-     * are enforced by the dispatch watchdog.
+     * Deadline of every engine call (ADR 0016): create, start, inspect, kill,
+     * remove and list end within it, and attach, wait and log reads are set up
+     * within it (their streams last as long as the dispatch or the read needs).
+     * At the deadline the connection is closed and the call fails as
+     * {@code docker_unavailable}.
      */
     @WithDefault("30s")
     Duration callTimeout();
@@ -28,16 +30,4 @@ public interface DockerConfig {
     /** Bound on the health ping; readiness and admission read its last answer. */
     @WithDefault("2s")
     Duration pingTimeout();
-
-    /** Connections of the control client, kept apart from the streams' pool so a call never waits behind a stream. */
-    @WithDefault("32")
-    int controlConnections();
-
-    /**
-     * Connections of the streaming client: each running dispatch holds two
-     * (its attach and its wait), and each log read one. Opened on demand, so a
-     * high limit costs nothing until it is used.
-     */
-    @WithDefault("1024")
-    int streamConnections();
 }

@@ -1,93 +1,76 @@
 package dev.sluice.container;
 
-import java.io.IOException;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
+import com.github.dockerjava.transport.DockerHttpClient;
+
 /**
- * Whether the Docker engine answers, from a bounded ping on a connection of
- * its own (so it never queues behind control calls). Readiness and admission
- * read the last answer instead of waiting on the engine, so a hung engine
- * never hangs the API or the probes.
+ * Whether the Docker engine answers its ping, which is bounded by the ping
+ * timeout (ADR 0016). Readiness and admission read the last answer instead of
+ * waiting on the engine, so a hung engine never hangs the API or the probes.
  *
  * <p>An engine that refuses the connection, or whose socket is missing, is
- * down at once. One that is merely slow (a ping timing out while it creates
- * dozens of containers) is down only after {@link #SLOW_PINGS_TO_DOWN} slow
- * pings in a row: a busy engine is not a missing one.
+ * down at once. One whose ping is merely slow (while it creates dozens of
+ * containers) is down only after {@link #SLOW_PINGS_TO_DOWN} slow pings in a
+ * row: a busy engine is not a missing one.
  */
 public class EngineMonitor {
 
     static final int SLOW_PINGS_TO_DOWN = 3;
 
-    /** The engine's state as last seen. */
+    private static final DockerHttpClient.Request PING = DockerHttpClient.Request.builder()
+            .method(DockerHttpClient.Request.Method.GET)
+            .path("/_ping")
+            .build();
+
+    /**
+     * The engine's state as last seen.
+     *
+     * @param problem why it is down, or what is off while it is still up; {@code null} when all is well
+     */
     public record Availability(boolean available, String problem, Instant checkedAt) {}
 
-    private final URI host;
-    private final Duration connectTimeout;
-    private final Duration timeout;
-    private final ExecutorService pinger;
+    private final DockerClients clients;
+    private final Duration pingTimeout;
     private final Clock clock;
     private final AtomicReference<Availability> last;
     private int slowPings;
 
-    public EngineMonitor(URI host, Duration connectTimeout, Duration timeout, ExecutorService pinger, Clock clock) {
-        this.host = host;
-        this.connectTimeout = connectTimeout;
-        this.timeout = timeout;
-        this.pinger = pinger;
+    public EngineMonitor(DockerClients clients, Duration pingTimeout, Clock clock) {
+        this.clients = clients;
+        this.pingTimeout = pingTimeout;
         this.clock = clock;
         this.last = new AtomicReference<>(new Availability(false, "not checked yet", clock.instant()));
     }
 
-    /** Pings the engine, waiting at most the timeout, and records the answer. */
+    /** Pings the engine, waiting at most the ping timeout, and records the answer. */
     public synchronized Availability check() {
-        AtomicReference<EngineSocket> socket = new AtomicReference<>();
-        CompletableFuture<Integer> ping = CompletableFuture.supplyAsync(
-                () -> {
-                    try (EngineSocket s = EngineSocket.connect(host, connectTimeout)) {
-                        socket.set(s);
-                        return s.ping();
-                    } catch (IOException e) {
-                        throw new IllegalStateException(e.getMessage() == null ? "connection failed" : e.getMessage());
-                    }
-                },
-                pinger);
-        Availability now;
-        try {
-            int status = ping.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            slowPings = 0;
-            now = status == 200
-                    ? new Availability(true, null, clock.instant())
-                    : new Availability(false, "Docker engine answered its ping with " + status, clock.instant());
-        } catch (TimeoutException e) {
-            slowPings++;
-            String problem = "Docker engine did not answer a ping within " + timeout.toMillis() + " ms (" + slowPings
-                    + " in a row)";
-            now = new Availability(slowPings < SLOW_PINGS_TO_DOWN && last.get().available(), problem, clock.instant());
-        } catch (ExecutionException e) {
-            slowPings = 0;
-            now = new Availability(
-                    false, "Docker engine unreachable (" + e.getCause().getMessage() + ")", clock.instant());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return last.get();
-        } finally {
-            // Unblocks a ping still waiting for its answer; the ping closes its socket itself otherwise.
-            EngineSocket s = socket.get();
-            if (s != null) {
-                s.close();
-            }
-        }
+        Availability now = ping();
         last.set(now);
         return now;
+    }
+
+    private Availability ping() {
+        try (DockerHttpClient.Response answer = clients.pingHttp().execute(PING)) {
+            slowPings = 0;
+            int status = answer.getStatusCode();
+            return status == 200
+                    ? new Availability(true, null, clock.instant())
+                    : new Availability(false, "Docker engine answered its ping with " + status, clock.instant());
+        } catch (RuntimeException e) {
+            ContainerException failure = ContainerException.from("ping", e);
+            if (!failure.timedOut()) {
+                slowPings = 0;
+                return new Availability(false, failure.getMessage(), clock.instant());
+            }
+            slowPings++;
+            String problem = "Docker engine did not answer a ping within "
+                    + EngineTimeoutException.readable(pingTimeout) + " (" + slowPings + " in a row)";
+            return new Availability(slowPings < SLOW_PINGS_TO_DOWN && last.get().available(), problem, clock.instant());
+        }
     }
 
     public Availability last() {
@@ -95,6 +78,6 @@ public class EngineMonitor {
     }
 
     public boolean available() {
-        return last.get().available();
+        return last().available();
     }
 }

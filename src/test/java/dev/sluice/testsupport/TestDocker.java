@@ -17,13 +17,7 @@ public final class TestDocker {
 
     private TestDocker() {}
 
-    public record Docker(
-            Optional<String> host,
-            Duration connectTimeout,
-            Duration callTimeout,
-            Duration pingTimeout,
-            int controlConnections,
-            int streamConnections)
+    public record Docker(Optional<String> host, Duration connectTimeout, Duration callTimeout, Duration pingTimeout)
             implements DockerConfig {}
 
     public record Container(
@@ -42,8 +36,7 @@ public final class TestDocker {
             implements ContainerConfig {}
 
     public static DockerConfig dockerConfig() {
-        return new Docker(
-                Optional.empty(), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(2), 16, 256);
+        return new Docker(Optional.empty(), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(2));
     }
 
     public static ContainerConfig containerConfig() {

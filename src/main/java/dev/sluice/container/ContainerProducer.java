@@ -1,12 +1,15 @@
 package dev.sluice.container;
 
 import java.time.Clock;
+import java.util.concurrent.Executors;
 
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
+
+import dev.sluice.concurrent.Threads;
 
 class ContainerProducer {
 
@@ -38,10 +41,15 @@ class ContainerProducer {
         return new ContainerLogs(clients);
     }
 
+    /** Probes of calls that were timing out run on a thread of their own: one may take the whole call timeout. */
     @Produces
     @Singleton
     EngineMonitor engineMonitor(DockerClients clients, Clock clock, DockerConfig config) {
-        EngineMonitor monitor = new EngineMonitor(clients, config.pingTimeout(), clock);
+        EngineMonitor monitor = new EngineMonitor(
+                clients,
+                config.pingTimeout(),
+                Executors.newSingleThreadExecutor(Threads.named("docker-probe-")),
+                clock);
         monitor.check();
         return monitor;
     }

@@ -1,6 +1,7 @@
 package dev.sluice.container;
 
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,12 +22,15 @@ import dev.sluice.concurrent.Threads;
  * for wait and logs, whose setup ends within it and whose streams the dispatch
  * bounds itself; attach over a connection of its own; and the health ping.
  * All run over {@link EngineHttpClient}, a connection per call, so a call never
- * queues behind another.
+ * queues behind another. Answers and timeouts are recorded in
+ * {@link EngineCalls} for readiness.
  */
 public final class DockerClients implements AutoCloseable {
 
     private final URI host;
     private final ScheduledThreadPoolExecutor deadlines;
+    private final EngineCalls calls;
+    private final EngineHttpClient controlHttp;
     private final EngineHttpClient streamingHttp;
     private final EngineHttpClient pingHttp;
     private final DockerClient control;
@@ -38,16 +42,19 @@ public final class DockerClients implements AutoCloseable {
         // One thread closes the connections of calls that overran; cancelled deadlines leave its queue at once.
         this.deadlines = new ScheduledThreadPoolExecutor(1, Threads.named("docker-deadline-"));
         deadlines.setRemoveOnCancelPolicy(true);
-        this.streamingHttp = http(config, config.callTimeout(), EngineHttpClient.Scope.UNTIL_HEAD);
-        this.pingHttp = http(config, config.pingTimeout(), EngineHttpClient.Scope.WHOLE_CALL);
-        this.control = DockerClientImpl.getInstance(
-                clientConfig, http(config, config.callTimeout(), EngineHttpClient.Scope.WHOLE_CALL));
+        this.calls = new EngineCalls(config.callTimeout(), Clock.systemUTC());
+        this.controlHttp = http(config, config.callTimeout(), EngineHttpClient.Scope.WHOLE_CALL, calls);
+        this.streamingHttp = http(config, config.callTimeout(), EngineHttpClient.Scope.UNTIL_HEAD, calls);
+        // A slow ping has a rule of its own (EngineMonitor): it is not a call timing out.
+        this.pingHttp = http(config, config.pingTimeout(), EngineHttpClient.Scope.WHOLE_CALL, null);
+        this.control = DockerClientImpl.getInstance(clientConfig, controlHttp);
         this.streaming = DockerClientImpl.getInstance(clientConfig, streamingHttp);
         this.stdinWriters = Executors.newCachedThreadPool(Threads.named("docker-stdin-"));
     }
 
-    private EngineHttpClient http(DockerConfig config, Duration timeout, EngineHttpClient.Scope scope) {
-        return new EngineHttpClient(host, config.connectTimeout(), timeout, scope, deadlines);
+    private EngineHttpClient http(
+            DockerConfig config, Duration timeout, EngineHttpClient.Scope scope, EngineCalls recorded) {
+        return new EngineHttpClient(host, config.connectTimeout(), timeout, scope, deadlines, recorded);
     }
 
     public static DockerClients connect(DockerConfig config) {
@@ -75,9 +82,18 @@ public final class DockerClients implements AutoCloseable {
         return streamingHttp;
     }
 
-    /** The health ping's transport, bounded by {@code sluice.docker.ping-timeout}. */
+    /** The control transport itself, for the monitor's probe. */
+    DockerHttpClient controlHttp() {
+        return controlHttp;
+    }
+
+    /** The health ping's transport: bounded by {@code sluice.docker.ping-timeout}, its timeouts not recorded as calls'. */
     DockerHttpClient pingHttp() {
         return pingHttp;
+    }
+
+    EngineCalls calls() {
+        return calls;
     }
 
     /** Opens an attach over a connection of its own (ADR 0012), set up within the call timeout. */

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,13 +48,24 @@ final class EngineHttpClient implements DockerHttpClient {
     private final Duration timeout;
     private final Scope scope;
     private final ScheduledExecutorService timer;
+    private final EngineCalls calls;
 
-    EngineHttpClient(URI host, Duration connectTimeout, Duration timeout, Scope scope, ScheduledExecutorService timer) {
+    /**
+     * @param calls where answers and timeouts are recorded for readiness, or {@code null} to record nothing
+     */
+    EngineHttpClient(
+            URI host,
+            Duration connectTimeout,
+            Duration timeout,
+            Scope scope,
+            ScheduledExecutorService timer,
+            EngineCalls calls) {
         this.host = host;
         this.connectTimeout = connectTimeout;
         this.timeout = timeout;
         this.scope = scope;
         this.timer = timer;
+        this.calls = calls;
     }
 
     @Override
@@ -63,7 +75,7 @@ final class EngineHttpClient implements DockerHttpClient {
         }
         Map<String, String> headers = new LinkedHashMap<>(request.headers());
         headers.put("Connection", "close");
-        Exchange exchange = open();
+        Exchange exchange = open(request.method(), request.path());
         try {
             exchange.socket.send(request.method(), request.path(), headers, body(request));
             ByteBuffer buffer = ByteBuffer.allocate(HEAD_BUFFER);
@@ -83,7 +95,7 @@ final class EngineHttpClient implements DockerHttpClient {
      * whole, within the deadline, and the socket closed.
      */
     Upgrade upgrade(String method, String path, ByteBuffer rest) {
-        Exchange exchange = open();
+        Exchange exchange = open(method, path);
         try {
             EngineSocket.Head head = exchange.socket.upgrade(method, path, rest);
             if (head.status() == 101 || head.status() == 200) {
@@ -102,14 +114,16 @@ final class EngineHttpClient implements DockerHttpClient {
     /** The engine's answer to an upgrade: the raw stream, or the status and body of a refusal. */
     record Upgrade(EngineSocket socket, int status, String errorBody) {}
 
-    private Exchange open() {
+    private Exchange open(String method, String path) {
+        int query = path.indexOf('?');
+        String call = method + " " + (query < 0 ? path : path.substring(0, query));
         EngineSocket socket;
         try {
             socket = EngineSocket.open(host);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Exchange exchange = new Exchange(socket, socket.closeAfter(timeout, timer));
+        Exchange exchange = new Exchange(call, socket, socket.closeAfter(timeout, timer));
         try {
             socket.connect(connectTimeout);
         } catch (IOException e) {
@@ -131,18 +145,25 @@ final class EngineHttpClient implements DockerHttpClient {
         }
     }
 
-    /** One call's connection and deadline. */
+    /** One call's connection, deadline and outcome. */
     private final class Exchange {
+        final String call;
         final EngineSocket socket;
         final EngineSocket.Deadline deadline;
+        final Instant sentAt;
 
-        Exchange(EngineSocket socket, EngineSocket.Deadline deadline) {
+        Exchange(String call, EngineSocket socket, EngineSocket.Deadline deadline) {
+            this.call = call;
             this.socket = socket;
             this.deadline = deadline;
+            this.sentAt = calls == null ? null : calls.now();
         }
 
         /** The engine answered in time; with {@code done}, the deadline no longer applies. */
         void answered(boolean done) {
+            if (calls != null) {
+                calls.answered(sentAt);
+            }
             if (done) {
                 deadline.disarm();
             }
@@ -158,6 +179,9 @@ final class EngineHttpClient implements DockerHttpClient {
         }
 
         UncheckedIOException timedOut(IOException cause) {
+            if (calls != null) {
+                calls.timedOut(call, deadline.timeout());
+            }
             EngineTimeoutException expired = new EngineTimeoutException(deadline.timeout());
             expired.initCause(cause);
             return new UncheckedIOException(expired);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -40,7 +41,12 @@ class EngineHttpClientTest {
     private String body(Transport transport, String response) throws IOException {
         engine = FakeEngine.start(transport, request -> Reply.raw(response));
         EngineHttpClient client = new EngineHttpClient(
-                engine.host(), Duration.ofSeconds(1), Duration.ofSeconds(5), EngineHttpClient.Scope.WHOLE_CALL, timer);
+                engine.host(),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(5),
+                EngineHttpClient.Scope.WHOLE_CALL,
+                timer,
+                new EngineCalls(Duration.ofSeconds(5), Clock.systemUTC()));
         DockerHttpClient.Request request = DockerHttpClient.Request.builder()
                 .method(DockerHttpClient.Request.Method.GET)
                 .path("/containers/c1/json")

@@ -1,10 +1,14 @@
 package dev.sluice.container;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
@@ -16,14 +20,16 @@ import dev.sluice.testsupport.FakeEngine.Reply;
 import dev.sluice.testsupport.FakeEngine.Transport;
 import dev.sluice.testsupport.TestDocker;
 
-/** The monitor against engines of our own: one missing, one whose ping goes slow. */
+/** The monitor against engines of our own: one missing, one whose ping goes slow, one whose calls hang. */
 class EngineMonitorTest {
 
+    private final ExecutorService prober = Executors.newSingleThreadExecutor();
     private FakeEngine engine;
     private DockerClients clients;
 
     @AfterEach
     void close() throws Exception {
+        prober.shutdownNow();
         if (clients != null) {
             clients.close();
         }
@@ -35,7 +41,7 @@ class EngineMonitorTest {
     private EngineMonitor monitor(String host) {
         clients = DockerClients.connect(new TestDocker.Docker(
                 Optional.of(host), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(300)));
-        return new EngineMonitor(clients, Duration.ofMillis(300), Clock.systemUTC());
+        return new EngineMonitor(clients, Duration.ofMillis(300), prober, Clock.systemUTC());
     }
 
     @Test
@@ -44,6 +50,7 @@ class EngineMonitorTest {
         EngineMonitor.Availability a = m.check();
         assertThat(a.available()).isFalse();
         assertThat(a.problem()).startsWith("ping: Docker engine unreachable");
+        assertThat(a.callsTimingOut()).isFalse();
     }
 
     @Test
@@ -59,5 +66,38 @@ class EngineMonitorTest {
             assertThat(a.problem()).isEqualTo("Docker engine did not answer a ping within 300 ms (" + i + " in a row)");
         }
         assertThat(m.check().available()).isFalse();
+    }
+
+    @Test
+    void callsTimingOutTakeItDownThoughItAnswersItsPingUntilCallsAreAnsweredAgain() {
+        AtomicBoolean wedged = new AtomicBoolean(true);
+        engine = FakeEngine.start(
+                Transport.UNIX,
+                request -> request.endsWith("/_ping")
+                        ? Reply.answer(200, "OK")
+                        : wedged.get() ? Fault.SILENT : Reply.answer(200, "[]"));
+        EngineMonitor m = monitor(engine.host().toString());
+        ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
+        assertThat(m.check().available()).isTrue();
+
+        assertThatThrownBy(() -> runtime.inspect("c1")).isInstanceOf(ContainerException.class);
+
+        EngineMonitor.Availability down = m.check();
+        assertThat(down.available()).isFalse();
+        assertThat(down.callsTimingOut()).isTrue();
+        assertThat(down.problem())
+                .startsWith("Docker engine calls are timing out: GET ")
+                .contains("/containers/c1/json did not answer within 1 s");
+
+        // Time alone does not bring it back: the monitor's probes time out too.
+        await().pollDelay(Duration.ofMillis(1500)).until(() -> true);
+        assertThat(m.check().available()).isFalse();
+
+        wedged.set(false);
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> m.check().available());
+        assertThat(m.last().callsTimingOut()).isFalse();
+        assertThat(m.last().problem()).isNull();
     }
 }

@@ -22,7 +22,8 @@ import dev.sluice.concurrent.Threads;
  * for wait and logs, whose setup ends within it and whose streams the dispatch
  * bounds itself; attach over a connection of its own; and the health ping.
  * All run over {@link EngineHttpClient}, a connection per call, so a call never
- * queues behind another. Answers and timeouts are recorded in
+ * queues behind another. Creates, starts and removals are paced by
+ * {@link EngineChanges}; answers and timeouts are recorded in
  * {@link EngineCalls} for readiness.
  */
 public final class DockerClients implements AutoCloseable {
@@ -30,6 +31,7 @@ public final class DockerClients implements AutoCloseable {
     private final URI host;
     private final ScheduledThreadPoolExecutor deadlines;
     private final EngineCalls calls;
+    private final EngineChanges changes;
     private final EngineHttpClient controlHttp;
     private final EngineHttpClient streamingHttp;
     private final EngineHttpClient pingHttp;
@@ -43,6 +45,7 @@ public final class DockerClients implements AutoCloseable {
         this.deadlines = new ScheduledThreadPoolExecutor(1, Threads.named("docker-deadline-"));
         deadlines.setRemoveOnCancelPolicy(true);
         this.calls = new EngineCalls(config.callTimeout(), Clock.systemUTC());
+        this.changes = new EngineChanges(config.maxConcurrentChanges(), config.callTimeout());
         this.controlHttp = http(config, config.callTimeout(), EngineHttpClient.Scope.WHOLE_CALL, calls);
         this.streamingHttp = http(config, config.callTimeout(), EngineHttpClient.Scope.UNTIL_HEAD, calls);
         // A slow ping has a rule of its own (EngineMonitor): it is not a call timing out.
@@ -94,6 +97,10 @@ public final class DockerClients implements AutoCloseable {
 
     EngineCalls calls() {
         return calls;
+    }
+
+    EngineChanges changes() {
+        return changes;
     }
 
     /** Opens an attach over a connection of its own (ADR 0012), set up within the call timeout. */

@@ -149,6 +149,6 @@ class EngineDeadlineTest {
 
     private static DockerConfig config(FakeEngine engine) {
         return new TestDocker.Docker(
-                Optional.of(engine.host().toString()), Duration.ofSeconds(1), CALL_TIMEOUT, Duration.ofMillis(500));
+                Optional.of(engine.host().toString()), Duration.ofSeconds(1), CALL_TIMEOUT, Duration.ofMillis(500), 8);
     }
 }

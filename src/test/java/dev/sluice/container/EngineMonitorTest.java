@@ -40,7 +40,7 @@ class EngineMonitorTest {
 
     private EngineMonitor monitor(String host) {
         clients = DockerClients.connect(new TestDocker.Docker(
-                Optional.of(host), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(300)));
+                Optional.of(host), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(300), 0));
         return new EngineMonitor(clients, Duration.ofMillis(300), prober, Clock.systemUTC());
     }
 

@@ -17,7 +17,12 @@ public final class TestDocker {
 
     private TestDocker() {}
 
-    public record Docker(Optional<String> host, Duration connectTimeout, Duration callTimeout, Duration pingTimeout)
+    public record Docker(
+            Optional<String> host,
+            Duration connectTimeout,
+            Duration callTimeout,
+            Duration pingTimeout,
+            int maxConcurrentChanges)
             implements DockerConfig {}
 
     public record Container(
@@ -36,7 +41,7 @@ public final class TestDocker {
             implements ContainerConfig {}
 
     public static DockerConfig dockerConfig() {
-        return new Docker(Optional.empty(), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(2));
+        return new Docker(Optional.empty(), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(2), 8);
     }
 
     public static ContainerConfig containerConfig() {

@@ -5,11 +5,13 @@
 # the table kept in BENCHMARKS.md (also written to target/bench-report.md).
 # Then the collector's JMH benchmark (P4), via bench/collector.sh.
 #
-#   bench/run.sh                  the full run (about 20 minutes on 2 vCPUs)
+#   bench/run.sh                  the full run (about 25 minutes on 2 vCPUs)
 #   bench/run.sh --smoke          every scenario at a tiny size: seconds, proves the harness runs
-#   bench/run.sh P1 P3            only the named figures (P1-P3, P5-P10; P4 is the JMH benchmark)
+#   bench/run.sh P1 P3            only the named figures (P1-P3, P5-P11; P4 is the JMH benchmark)
 #   bench/run.sh transports [MiB] [rounds]
 #                                 the attach paths compared on one flood (ADR 0011; 1024 MiB, 3 rounds)
+#   bench/run.sh calls [calls] [rounds]
+#                                 one control call's cost, beside docker-java's pooled httpclient5 transport (300 calls, 3 rounds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +27,11 @@ if [ "${1:-}" = "transports" ]; then
   shift
   exec java -Xmx512m -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$cp" \
     dev.sluice.bench.TransportComparison "$@"
+fi
+if [ "${1:-}" = "calls" ]; then
+  shift
+  exec java -Xmx512m -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$cp" \
+    dev.sluice.bench.ControlCallCost "$@"
 fi
 
 java -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$cp" dev.sluice.bench.Harness "$@"

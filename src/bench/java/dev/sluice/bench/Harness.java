@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +26,7 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.sluice.container.DockerClients;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.TestDocker;
 import dev.sluice.testsupport.WorkerClient;
@@ -32,7 +34,7 @@ import dev.sluice.testsupport.WorkerProcess;
 
 /**
  * Sluice beside the Docker CLI, on the same machine, in the same run: the
- * figures of BENCHMARKS.md (P1-P3, P5-P10; P4 is the collector's JMH
+ * figures of BENCHMARKS.md (P1-P3, P5-P11; P4 is the collector's JMH
  * benchmark). Runs of the two sides alternate; medians and ratios are
  * reported. {@code bench/run.sh} runs it in full; {@link Sizes#SMOKE} keeps a
  * run to seconds so the suite proves the harness still works.
@@ -54,10 +56,11 @@ public final class Harness {
             int controlCalls,
             int floodDispatches,
             long floodStderrBytes,
-            int smallDispatches) {
+            int smallDispatches,
+            int burst) {
 
-        public static final Sizes FULL = new Sizes("full", 1L << 30, 3, 50, 50, 1000, 200, 50, 10, 64L << 20, 100);
-        public static final Sizes SMOKE = new Sizes("smoke", 8L << 20, 1, 5, 4, 10, 8, 5, 2, 1L << 20, 10);
+        public static final Sizes FULL = new Sizes("full", 1L << 30, 3, 50, 50, 1000, 200, 50, 10, 64L << 20, 100, 50);
+        public static final Sizes SMOKE = new Sizes("smoke", 8L << 20, 1, 5, 4, 10, 8, 5, 2, 1L << 20, 10, 4);
     }
 
     private interface Scenario {
@@ -102,6 +105,7 @@ public final class Harness {
         scenarios.put("P8", h::completeness);
         scenarios.put("P9", h::streamsVersusControl);
         scenarios.put("P10", h::smallDispatches);
+        scenarios.put("P11", h::burst);
         for (Map.Entry<String, Scenario> s : scenarios.entrySet()) {
             if (only.isEmpty() || only.contains(s.getKey())) {
                 System.out.println("== " + s.getKey());
@@ -583,6 +587,78 @@ public final class Harness {
         }
     }
 
+    /**
+     * P11: a burst of {@code true} dispatches submitted at once, with each limit
+     * on the engine changes in flight ({@code sluice.docker.max-concurrent-changes},
+     * 0 for none): time until every result is delivered, and how long the
+     * engine takes to answer a ping meanwhile (one every 50 ms, on a client of
+     * the harness's own). Limits alternate within each run (ADR 0016).
+     */
+    private void burst() throws Exception {
+        int n = sizes.burst();
+        List<Integer> limits = List.of(4, 8, 16, 0);
+        Map<Integer, List<Double>> makespans = new LinkedHashMap<>();
+        Map<Integer, List<Double>> pings = new LinkedHashMap<>();
+        Map<Integer, Double> worstPing = new LinkedHashMap<>();
+        Map<Integer, Integer> errors = new LinkedHashMap<>();
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try (DockerClients docker = TestDocker.clients()) {
+            for (int run = 0; run < sizes.runs(); run++) {
+                for (int limit : limits) {
+                    Map<String, String> env = env("json-file");
+                    env.put("SLUICE_DOCKER_MAX_CONCURRENT_CHANGES", Integer.toString(limit));
+                    try (Receiver r = Receiver.on("127.0.0.1");
+                            WorkerProcess w = WorkerProcess.start(env, "-Xmx512m")) {
+                        awaitCallback(r, submit(w, r, "true"), Duration.ofMinutes(5)); // not counted: a warm worker
+                        List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
+                        ScheduledSampler sampler = new ScheduledSampler(
+                                () -> {
+                                    long start = System.nanoTime();
+                                    docker.control().pingCmd().exec();
+                                    latencies.add((System.nanoTime() - start) / 1e6);
+                                },
+                                50);
+                        long start = System.nanoTime();
+                        List<Future<String>> ids = new ArrayList<>();
+                        for (int i = 0; i < n; i++) {
+                            ids.add(pool.submit(() -> submit(w, r, "true")));
+                        }
+                        int failed = 0;
+                        for (Future<String> id : ids) {
+                            JsonNode result = result(awaitCallback(r, id.get(), Duration.ofMinutes(10)));
+                            failed += result.path("status").asText().equals("succeeded") ? 0 : 1;
+                        }
+                        makespans.computeIfAbsent(limit, k -> new ArrayList<>()).add((System.nanoTime() - start) / 1e9);
+                        sampler.close();
+                        pings.computeIfAbsent(limit, k -> new ArrayList<>()).add(Measure.percentile(latencies, 99));
+                        worstPing.merge(
+                                limit,
+                                latencies.stream()
+                                        .mapToDouble(Double::doubleValue)
+                                        .max()
+                                        .orElse(0),
+                                Math::max);
+                        errors.merge(limit, failed, Integer::sum);
+                    }
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int limit : limits) {
+            String name = limit == 0 ? "no limit" : "at most " + limit;
+            row(
+                    "P11",
+                    n + " `true` dispatches at once, engine changes " + name + ": makespan; ping p99 (worst) during it",
+                    f(Measure.median(makespans.get(limit))) + " s; " + f(Measure.median(pings.get(limit))) + " ms ("
+                            + f(worstPing.get(limit)) + " ms), " + errors.get(limit) + " errors",
+                    "",
+                    "",
+                    "",
+                    true);
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private static int status(WorkerProcess w, String path) {
@@ -644,12 +720,16 @@ public final class Harness {
         return heapMib(w);
     }
 
-    /** Runs a reading every 250 ms until closed. */
+    /** Runs a reading every 250 ms (or as often as asked) until closed. */
     private static final class ScheduledSampler implements AutoCloseable {
         private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
 
         ScheduledSampler(Runnable reading) {
-            timer.scheduleAtFixedRate(reading, 0, 250, TimeUnit.MILLISECONDS);
+            this(reading, 250);
+        }
+
+        ScheduledSampler(Runnable reading, long everyMillis) {
+            timer.scheduleAtFixedRate(reading, 0, everyMillis, TimeUnit.MILLISECONDS);
         }
 
         @Override

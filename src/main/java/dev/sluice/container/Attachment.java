@@ -2,10 +2,8 @@ package dev.sluice.container;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.LockSupport;
 
@@ -51,31 +49,21 @@ public final class Attachment implements AutoCloseable {
         this.stdinWriter = stdinWriter;
     }
 
-    /** Opens the attach and returns once the engine has established it. */
-    static Attachment open(URI host, Duration connectTimeout, String containerId, byte[] stdin, Executor stdinWriter) {
+    /** Opens the attach and returns once the engine has established it, within the engine's call timeout. */
+    static Attachment open(EngineHttpClient engine, String containerId, byte[] stdin, Executor stdinWriter) {
         String path =
                 "/containers/" + containerId + "/attach?stream=1&stdout=1&stderr=1" + (stdin != null ? "&stdin=1" : "");
-        EngineSocket socket;
-        try {
-            socket = EngineSocket.connect(host, connectTimeout);
-        } catch (IOException e) {
-            throw new ContainerException(
-                    ContainerException.Reason.ENGINE_UNAVAILABLE,
-                    "attach: Docker engine unreachable (" + e.getMessage() + ")");
-        }
         ByteBuffer buffer = ByteBuffer.allocate(FIRST_READ_BLOCK);
+        EngineHttpClient.Upgrade upgrade;
         try {
-            EngineSocket.Head head = socket.upgrade("POST", path, buffer);
-            if (head.status() != 101 && head.status() != 200) {
-                String body = socket.errorBody(head, buffer);
-                socket.close();
-                throw ContainerException.fromStatus("attach", head.status(), body);
-            }
-        } catch (IOException e) {
-            socket.close();
-            throw new ContainerException(ContainerException.Reason.ENGINE_UNAVAILABLE, "attach: " + e.getMessage());
+            upgrade = engine.upgrade("POST", path, buffer);
+        } catch (RuntimeException e) {
+            throw ContainerException.from("attach", e);
         }
-        return new Attachment(socket, buffer, stdin, stdinWriter);
+        if (upgrade.socket() == null) {
+            throw ContainerException.fromStatus("attach", upgrade.status(), upgrade.errorBody());
+        }
+        return new Attachment(upgrade.socket(), buffer, stdin, stdinWriter);
     }
 
     /**

@@ -31,14 +31,40 @@ public final class ContainerException extends RuntimeException {
     }
 
     private final Reason reason;
+    private final boolean timedOut;
 
     public ContainerException(Reason reason, String message) {
+        this(reason, message, false);
+    }
+
+    private ContainerException(Reason reason, String message, boolean timedOut) {
         super(message, null, false, false);
         this.reason = reason;
+        this.timedOut = timedOut;
     }
 
     public Reason reason() {
         return reason;
+    }
+
+    /**
+     * True when the engine did not answer within the call's deadline (ADR
+     * 0016); the reason is then {@code ENGINE_UNAVAILABLE}. The request was
+     * sent, so the engine may still carry it out: a timed-out create must not
+     * be repeated blindly.
+     */
+    public boolean timedOut() {
+        return timedOut;
+    }
+
+    /** A call that ran past its deadline, or {@code null} when {@code e} is something else. */
+    private static ContainerException timeout(String call, Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof EngineTimeoutException timeout) {
+                return new ContainerException(Reason.ENGINE_UNAVAILABLE, call + ": " + timeout.getMessage(), true);
+            }
+        }
+        return null;
     }
 
     static ContainerException from(String call, RuntimeException e) {
@@ -51,11 +77,15 @@ public final class ContainerException extends RuntimeException {
         if (e instanceof ConflictException) {
             return new ContainerException(Reason.CONFLICT, call + ": " + engineMessage(e));
         }
+        ContainerException timeout = timeout(call, e);
+        if (timeout != null) {
+            return timeout;
+        }
         if (e instanceof DockerException de) {
             return new ContainerException(
                     Reason.ENGINE_ERROR, call + ": engine answered " + de.getHttpStatus() + ": " + engineMessage(e));
         }
-        // The transports wrap connection failures (refused, no socket, timeouts) in plain runtime exceptions.
+        // The transport wraps connection failures (refused, no socket, closed under us) in plain runtime exceptions.
         return new ContainerException(
                 Reason.ENGINE_UNAVAILABLE, call + ": Docker engine unreachable (" + rootMessage(e) + ")");
     }

@@ -41,15 +41,14 @@ class ContainerProducer {
         return new ContainerLogs(clients);
     }
 
-    /** Pings on their own threads, so a hung engine holds a pinger, never a caller. */
+    /** Probes of calls that were timing out run on a thread of their own: one may take the whole call timeout. */
     @Produces
     @Singleton
     EngineMonitor engineMonitor(DockerClients clients, Clock clock, DockerConfig config) {
         EngineMonitor monitor = new EngineMonitor(
-                clients.host(),
-                config.connectTimeout(),
+                clients,
                 config.pingTimeout(),
-                Executors.newCachedThreadPool(Threads.named("docker-ping-")),
+                Executors.newSingleThreadExecutor(Threads.named("docker-probe-")),
                 clock);
         monitor.check();
         return monitor;

@@ -11,6 +11,8 @@ import java.util.regex.Pattern;
 
 import com.github.dockerjava.api.command.CreateContainerCmd;
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.command.RemoveContainerCmd;
+import com.github.dockerjava.api.command.StartContainerCmd;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.exception.NotModifiedException;
@@ -20,9 +22,12 @@ import com.github.dockerjava.api.model.LogConfig;
 
 /**
  * The dispatch's view of the engine: create a hardened container, attach, start,
- * wait, signal, inspect, remove. Short calls go through the control client and
- * time out; attach and wait go through the streaming client. Stop and remove
- * are idempotent: "not found", "not modified" and "conflict" count as done.
+ * wait, signal, inspect, remove. Every call to the engine ends within the call
+ * timeout or fails with {@code ENGINE_UNAVAILABLE} saying so (ADR 0016); for
+ * wait and attach, the timeout bounds the setup, not the stream. Creates,
+ * starts and removals first wait their turn among the engine changes in
+ * flight, for at most the call timeout too. Stop and remove are idempotent:
+ * "not found", "not modified" and "conflict" count as done.
  */
 public class ContainerRuntime implements ContainerInventory {
 
@@ -43,7 +48,7 @@ public class ContainerRuntime implements ContainerInventory {
     public String create(ContainerSpec spec) {
         CreateContainerCmd cmd = createCommand(spec, imageUser(spec.image()));
         try {
-            return cmd.exec().getId();
+            return clients.changes().call("create", cmd::exec).getId();
         } catch (NotFoundException e) {
             throw new ContainerException(
                     ContainerException.Reason.IMAGE_NOT_FOUND,
@@ -191,7 +196,8 @@ public class ContainerRuntime implements ContainerInventory {
 
     public void start(String containerId) {
         try {
-            clients.control().startContainerCmd(containerId).exec();
+            StartContainerCmd start = clients.control().startContainerCmd(containerId);
+            clients.changes().run("start", start::exec);
         } catch (NotModifiedException e) {
             // already started
         } catch (RuntimeException e) {
@@ -199,7 +205,7 @@ public class ContainerRuntime implements ContainerInventory {
         }
     }
 
-    /** Blocks until the container has stopped and returns its exit code; no read timeout. */
+    /** Blocks until the container has stopped and returns its exit code; only the wait's setup has a deadline. */
     public int awaitExit(String containerId) {
         try {
             return clients.streaming().waitContainerCmd(containerId).start().awaitStatusCode();
@@ -274,11 +280,11 @@ public class ContainerRuntime implements ContainerInventory {
     @Override
     public void remove(String containerId) {
         try {
-            clients.control()
+            RemoveContainerCmd remove = clients.control()
                     .removeContainerCmd(containerId)
                     .withForce(true)
-                    .withRemoveVolumes(true)
-                    .exec();
+                    .withRemoveVolumes(true);
+            clients.changes().run("remove", remove::exec);
         } catch (NotFoundException | ConflictException | NotModifiedException e) {
             // already gone, or its removal is already under way
         } catch (RuntimeException e) {

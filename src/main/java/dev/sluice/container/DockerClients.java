@@ -1,47 +1,63 @@
 package dev.sluice.container;
 
-import java.io.IOException;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
 import com.github.dockerjava.core.DockerClientConfig;
 import com.github.dockerjava.core.DockerClientImpl;
-import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import com.github.dockerjava.transport.DockerHttpClient;
 
 import dev.sluice.concurrent.Threads;
 
 /**
- * The worker's two ways to the engine (ADR 0004, 0012): a control client whose calls
- * time out, for create, start, inspect, kill and remove; and a streaming client
- * without a read timeout, for attach, wait and logs, whose deadlines the
- * dispatch enforces itself. Separate pools mean a call never queues behind
- * hundreds of open log streams.
+ * The worker's ways to the engine, every one with a deadline (ADR 0012,
+ * 0016): a control client for create, start, inspect, kill, remove and list,
+ * whose calls end within {@code sluice.docker.call-timeout}; a streaming client
+ * for wait and logs, whose setup ends within it and whose streams the dispatch
+ * bounds itself; attach over a connection of its own; and the health ping.
+ * All run over {@link EngineHttpClient}, a connection per call, so a call never
+ * queues behind another. Creates, starts and removals are paced by
+ * {@link EngineChanges}; answers and timeouts are recorded in
+ * {@link EngineCalls} for readiness.
  */
 public final class DockerClients implements AutoCloseable {
 
+    private final URI host;
+    private final ScheduledThreadPoolExecutor deadlines;
+    private final EngineCalls calls;
+    private final EngineChanges changes;
+    private final EngineHttpClient controlHttp;
+    private final EngineHttpClient streamingHttp;
+    private final EngineHttpClient pingHttp;
     private final DockerClient control;
     private final DockerClient streaming;
-    private final DockerHttpClient streamingHttp;
-    private final URI host;
-    private final Duration connectTimeout;
     private final ExecutorService stdinWriters;
 
-    private DockerClients(
-            DockerClientConfig clientConfig,
-            DockerHttpClient controlHttp,
-            DockerHttpClient streamingHttp,
-            Duration connectTimeout) {
+    private DockerClients(DockerClientConfig clientConfig, DockerConfig config) {
         this.host = clientConfig.getDockerHost();
-        this.connectTimeout = connectTimeout;
-        this.stdinWriters = Executors.newCachedThreadPool(Threads.named("docker-stdin-"));
+        // One thread closes the connections of calls that overran; cancelled deadlines leave its queue at once.
+        this.deadlines = new ScheduledThreadPoolExecutor(1, Threads.named("docker-deadline-"));
+        deadlines.setRemoveOnCancelPolicy(true);
+        this.calls = new EngineCalls(config.callTimeout(), Clock.systemUTC());
+        this.changes = new EngineChanges(config.maxConcurrentChanges(), config.callTimeout());
+        this.controlHttp = http(config, config.callTimeout(), EngineHttpClient.Scope.WHOLE_CALL, calls);
+        this.streamingHttp = http(config, config.callTimeout(), EngineHttpClient.Scope.UNTIL_HEAD, calls);
+        // A slow ping has a rule of its own (EngineMonitor): it is not a call timing out.
+        this.pingHttp = http(config, config.pingTimeout(), EngineHttpClient.Scope.WHOLE_CALL, null);
         this.control = DockerClientImpl.getInstance(clientConfig, controlHttp);
         this.streaming = DockerClientImpl.getInstance(clientConfig, streamingHttp);
-        this.streamingHttp = streamingHttp;
+        this.stdinWriters = Executors.newCachedThreadPool(Threads.named("docker-stdin-"));
+    }
+
+    private EngineHttpClient http(
+            DockerConfig config, Duration timeout, EngineHttpClient.Scope scope, EngineCalls recorded) {
+        return new EngineHttpClient(host, config.connectTimeout(), timeout, scope, deadlines, recorded);
     }
 
     public static DockerClients connect(DockerConfig config) {
@@ -49,28 +65,11 @@ public final class DockerClients implements AutoCloseable {
         config.host().ifPresent(builder::withDockerHost);
         DockerClientConfig clientConfig = builder.build();
         if (!EngineSocket.supports(clientConfig.getDockerHost(), clientConfig.getSSLConfig() != null)) {
-            // Attach needs a connection that can half-close (ADR 0012); TLS and named pipes have none here.
+            // Our connections speak neither TLS nor named pipes (ADR 0012).
             throw new IllegalArgumentException("sluice.docker.host " + clientConfig.getDockerHost()
                     + " is not supported: use a unix:// socket or a plain tcp:// endpoint, without TLS");
         }
-        DockerHttpClient controlHttp = new ReconnectingHttpClient(
-                () -> http(clientConfig, config.controlConnections(), config.connectTimeout(), config.callTimeout()));
-        DockerHttpClient streamingHttp = new ReconnectingHttpClient(
-                () -> http(clientConfig, config.streamConnections(), config.connectTimeout(), null));
-        return new DockerClients(clientConfig, controlHttp, streamingHttp, config.connectTimeout());
-    }
-
-    private static DockerHttpClient http(
-            DockerClientConfig config, int connections, Duration connectTimeout, Duration responseTimeout) {
-        ApacheDockerHttpClient.Builder builder = new ApacheDockerHttpClient.Builder()
-                .dockerHost(config.getDockerHost())
-                .sslConfig(config.getSSLConfig())
-                .maxConnections(connections)
-                .connectionTimeout(connectTimeout);
-        if (responseTimeout != null) {
-            builder.responseTimeout(responseTimeout);
-        }
-        return builder.build();
+        return new DockerClients(clientConfig, config);
     }
 
     public DockerClient control() {
@@ -86,9 +85,27 @@ public final class DockerClients implements AutoCloseable {
         return streamingHttp;
     }
 
-    /** Opens an attach over a connection of its own (ADR 0012). */
+    /** The control transport itself, for the monitor's probe. */
+    DockerHttpClient controlHttp() {
+        return controlHttp;
+    }
+
+    /** The health ping's transport: bounded by {@code sluice.docker.ping-timeout}, its timeouts not recorded as calls'. */
+    DockerHttpClient pingHttp() {
+        return pingHttp;
+    }
+
+    EngineCalls calls() {
+        return calls;
+    }
+
+    EngineChanges changes() {
+        return changes;
+    }
+
+    /** Opens an attach over a connection of its own (ADR 0012), set up within the call timeout. */
     Attachment attach(String containerId, byte[] stdin) {
-        return Attachment.open(host, connectTimeout, containerId, stdin, stdinWriters);
+        return Attachment.open(streamingHttp, containerId, stdin, stdinWriters);
     }
 
     public URI host() {
@@ -96,12 +113,8 @@ public final class DockerClients implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException {
+    public void close() {
         stdinWriters.shutdownNow();
-        try {
-            control.close();
-        } finally {
-            streaming.close();
-        }
+        deadlines.shutdownNow();
     }
 }

@@ -18,9 +18,12 @@ public interface DockerConfig {
     Duration connectTimeout();
 
     /**
-     * Time a short call (create, start, inspect, kill, remove) may take. Log
-     * streams and waits use a client without a read timeout; their deadlines
-     * are enforced by the dispatch watchdog.
+     * Deadline of every engine call (ADR 0016): create, start, inspect, kill,
+     * remove and list end within it, and attach, wait and log reads are set up
+     * within it (their streams last as long as the dispatch or the read needs).
+     * At the deadline the connection is closed and the call fails as
+     * {@code docker_unavailable}. Waiting for a turn among the engine changes in
+     * flight is bounded by it too.
      */
     @WithDefault("30s")
     Duration callTimeout();
@@ -29,15 +32,11 @@ public interface DockerConfig {
     @WithDefault("2s")
     Duration pingTimeout();
 
-    /** Connections of the control client, kept apart from the streams' pool so a call never waits behind a stream. */
-    @WithDefault("32")
-    int controlConnections();
-
     /**
-     * Connections of the streaming client: each running dispatch holds two
-     * (its attach and its wait), and each log read one. Opened on demand, so a
-     * high limit costs nothing until it is used.
+     * Creates, starts and removals in flight at once; the others wait their turn
+     * (at most the call timeout). 0 for no limit. Chosen by a burst of 50
+     * dispatches measured with 4, 8, 16 and no limit (ADR 0016).
      */
-    @WithDefault("1024")
-    int streamConnections();
+    @WithDefault("8")
+    int maxConcurrentChanges();
 }

@@ -1,100 +1,126 @@
 package dev.sluice.container;
 
-import java.io.IOException;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import com.github.dockerjava.transport.DockerHttpClient;
+
 /**
- * Whether the Docker engine answers, from a bounded ping on a connection of
- * its own (so it never queues behind control calls). Readiness and admission
- * read the last answer instead of waiting on the engine, so a hung engine
- * never hangs the API or the probes.
+ * Whether the Docker engine answers: its ping, bounded by the ping timeout,
+ * and its calls, which must not be timing out (ADR 0016). Readiness and
+ * admission read the last answer instead of waiting on the engine, so a hung
+ * engine never hangs the API or the probes.
  *
  * <p>An engine that refuses the connection, or whose socket is missing, is
- * down at once. One that is merely slow (a ping timing out while it creates
- * dozens of containers) is down only after {@link #SLOW_PINGS_TO_DOWN} slow
- * pings in a row: a busy engine is not a missing one.
+ * down at once. One whose ping is merely slow (while it creates dozens of
+ * containers) is down only after {@link #SLOW_PINGS_TO_DOWN} slow pings in a
+ * row: a busy engine is not a missing one. An engine whose calls time out is
+ * down even while it answers its ping, until {@link EngineCalls} says they are
+ * answered again; while they are not, each check sends a probe (a listing of
+ * at most one container) so that recovery does not wait for other traffic.
  */
 public class EngineMonitor {
 
     static final int SLOW_PINGS_TO_DOWN = 3;
 
-    /** The engine's state as last seen. */
-    public record Availability(boolean available, String problem, Instant checkedAt) {}
+    private static final DockerHttpClient.Request PING = DockerHttpClient.Request.builder()
+            .method(DockerHttpClient.Request.Method.GET)
+            .path("/_ping")
+            .build();
+    private static final DockerHttpClient.Request PROBE = DockerHttpClient.Request.builder()
+            .method(DockerHttpClient.Request.Method.GET)
+            .path("/containers/json?limit=1")
+            .build();
 
-    private final URI host;
-    private final Duration connectTimeout;
-    private final Duration timeout;
-    private final ExecutorService pinger;
+    /**
+     * The engine's state as last seen.
+     *
+     * @param problem        why it is down, or what is off while it is still up; {@code null} when all is well
+     * @param callsTimingOut true when it is down because its calls time out, whatever its ping says
+     */
+    public record Availability(boolean available, String problem, boolean callsTimingOut, Instant checkedAt) {}
+
+    private final DockerClients clients;
+    private final Duration pingTimeout;
+    private final Executor prober;
     private final Clock clock;
-    private final AtomicReference<Availability> last;
+    private final AtomicReference<Availability> lastPing;
+    private final AtomicBoolean probing = new AtomicBoolean();
     private int slowPings;
 
-    public EngineMonitor(URI host, Duration connectTimeout, Duration timeout, ExecutorService pinger, Clock clock) {
-        this.host = host;
-        this.connectTimeout = connectTimeout;
-        this.timeout = timeout;
-        this.pinger = pinger;
+    /** @param prober runs the probes, which may take up to the call timeout */
+    public EngineMonitor(DockerClients clients, Duration pingTimeout, Executor prober, Clock clock) {
+        this.clients = clients;
+        this.pingTimeout = pingTimeout;
+        this.prober = prober;
         this.clock = clock;
-        this.last = new AtomicReference<>(new Availability(false, "not checked yet", clock.instant()));
+        this.lastPing = new AtomicReference<>(new Availability(false, "not checked yet", false, clock.instant()));
     }
 
-    /** Pings the engine, waiting at most the timeout, and records the answer. */
+    /** Pings the engine, waiting at most the ping timeout, probes its calls if they were timing out, and records it. */
     public synchronized Availability check() {
-        AtomicReference<EngineSocket> socket = new AtomicReference<>();
-        CompletableFuture<Integer> ping = CompletableFuture.supplyAsync(
-                () -> {
-                    try (EngineSocket s = EngineSocket.connect(host, connectTimeout)) {
-                        socket.set(s);
-                        return s.ping();
-                    } catch (IOException e) {
-                        throw new IllegalStateException(e.getMessage() == null ? "connection failed" : e.getMessage());
-                    }
-                },
-                pinger);
-        Availability now;
-        try {
-            int status = ping.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            slowPings = 0;
-            now = status == 200
-                    ? new Availability(true, null, clock.instant())
-                    : new Availability(false, "Docker engine answered its ping with " + status, clock.instant());
-        } catch (TimeoutException e) {
-            slowPings++;
-            String problem = "Docker engine did not answer a ping within " + timeout.toMillis() + " ms (" + slowPings
-                    + " in a row)";
-            now = new Availability(slowPings < SLOW_PINGS_TO_DOWN && last.get().available(), problem, clock.instant());
-        } catch (ExecutionException e) {
-            slowPings = 0;
-            now = new Availability(
-                    false, "Docker engine unreachable (" + e.getCause().getMessage() + ")", clock.instant());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return last.get();
-        } finally {
-            // Unblocks a ping still waiting for its answer; the ping closes its socket itself otherwise.
-            EngineSocket s = socket.get();
-            if (s != null) {
-                s.close();
-            }
+        Availability ping = ping();
+        lastPing.set(ping);
+        if (ping.available() && clients.calls().awaitingAnswer()) {
+            probe();
         }
-        last.set(now);
-        return now;
+        return last();
     }
 
+    private Availability ping() {
+        try (DockerHttpClient.Response answer = clients.pingHttp().execute(PING)) {
+            slowPings = 0;
+            int status = answer.getStatusCode();
+            return status == 200
+                    ? new Availability(true, null, false, clock.instant())
+                    : new Availability(false, "Docker engine answered its ping with " + status, false, clock.instant());
+        } catch (RuntimeException e) {
+            ContainerException failure = ContainerException.from("ping", e);
+            if (!failure.timedOut()) {
+                slowPings = 0;
+                return new Availability(false, failure.getMessage(), false, clock.instant());
+            }
+            slowPings++;
+            String problem = "Docker engine did not answer a ping within "
+                    + EngineTimeoutException.readable(pingTimeout) + " (" + slowPings + " in a row)";
+            return new Availability(
+                    slowPings < SLOW_PINGS_TO_DOWN && lastPing.get().available(), problem, false, clock.instant());
+        }
+    }
+
+    /** One call through the control client at a time; the client records its answer or its timeout. */
+    private void probe() {
+        if (!probing.compareAndSet(false, true)) {
+            return;
+        }
+        prober.execute(() -> {
+            try (DockerHttpClient.Response answer = clients.controlHttp().execute(PROBE)) {
+                answer.getStatusCode();
+            } catch (RuntimeException e) {
+                // recorded as a timeout, or shown by the next ping
+            } finally {
+                probing.set(false);
+            }
+        });
+    }
+
+    /** The last ping's answer, down as well while calls are timing out. */
     public Availability last() {
-        return last.get();
+        Availability ping = lastPing.get();
+        if (!ping.available()) {
+            return ping;
+        }
+        return clients.calls()
+                .problem()
+                .map(problem -> new Availability(false, problem, true, ping.checkedAt()))
+                .orElse(ping);
     }
 
     public boolean available() {
-        return last.get().available();
+        return last().available();
     }
 }

@@ -10,14 +10,23 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One raw HTTP/1.1 connection to the engine, for the attach that the
- * docker-java transports cannot do right: their Unix sockets cannot half-close,
- * so a process never sees end-of-file on its stdin. This uses the JDK's own
- * channels ({@code unix://} and plain {@code tcp://}), reads in large blocks and
- * half-closes for real (ADR 0012).
+ * One raw HTTP/1.1 connection to the engine over the JDK's own channels
+ * ({@code unix://} and plain {@code tcp://}). It reads in large blocks,
+ * half-closes for real (the attach needs both, ADR 0012), and can be given a
+ * deadline: at the deadline the channel is closed, which wakes a thread blocked
+ * in connect, read or write. That is what makes every engine call end (ADR
+ * 0016): a socket read timeout would not, since a channel's stream ignores it.
  */
 final class EngineSocket implements AutoCloseable {
 
@@ -25,56 +34,127 @@ final class EngineSocket implements AutoCloseable {
     private static final int MAX_ERROR_BODY = 4096;
 
     private final SocketChannel channel;
+    private final URI host;
 
-    private EngineSocket(SocketChannel channel) {
+    private EngineSocket(SocketChannel channel, URI host) {
         this.channel = channel;
+        this.host = host;
     }
 
-    static EngineSocket connect(URI host, Duration connectTimeout) throws IOException {
-        String scheme = host.getScheme() == null ? "" : host.getScheme().toLowerCase(Locale.ROOT);
-        switch (scheme) {
-            case "unix" -> {
-                SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
-                try {
-                    channel.connect(UnixDomainSocketAddress.of(host.getPath()));
-                } catch (IOException e) {
-                    channel.close();
-                    throw e;
-                }
-                return new EngineSocket(channel);
-            }
-            case "tcp", "http" -> {
-                SocketChannel channel = SocketChannel.open();
-                try {
-                    channel.socket()
-                            .connect(
-                                    new InetSocketAddress(host.getHost(), host.getPort() > 0 ? host.getPort() : 2375),
-                                    (int) connectTimeout.toMillis());
-                } catch (IOException e) {
-                    channel.close();
-                    throw e;
-                }
-                return new EngineSocket(channel);
-            }
-            default -> throw new IOException("engine host scheme " + scheme + " is not supported for attach");
+    /** An unconnected socket for the engine at {@code host}, so a deadline can be armed before connecting. */
+    static EngineSocket open(URI host) throws IOException {
+        return switch (scheme(host)) {
+            case "unix" -> new EngineSocket(SocketChannel.open(StandardProtocolFamily.UNIX), host);
+            case "tcp", "http" -> new EngineSocket(SocketChannel.open(), host);
+            default -> throw new IOException("engine host scheme " + scheme(host) + " is not supported");
+        };
+    }
+
+    void connect(Duration connectTimeout) throws IOException {
+        if (scheme(host).equals("unix")) {
+            channel.connect(UnixDomainSocketAddress.of(host.getPath()));
+        } else {
+            channel.socket()
+                    .connect(new InetSocketAddress(host.getHost(), port(host)), (int) connectTimeout.toMillis());
         }
     }
 
     /** Whether this path can reach the given engine endpoint. */
     static boolean supports(URI host, boolean tls) {
-        String scheme = host.getScheme() == null ? "" : host.getScheme().toLowerCase(Locale.ROOT);
+        String scheme = scheme(host);
         return !tls && (scheme.equals("unix") || scheme.equals("tcp") || scheme.equals("http"));
     }
 
-    /** Sends {@code GET /_ping} and returns the status of the answer. */
-    int ping() throws IOException {
-        write(ByteBuffer.wrap("GET /_ping HTTP/1.1\r\nHost: docker\r\nConnection: close\r\n\r\n"
-                .getBytes(StandardCharsets.US_ASCII)));
-        return readHead(ByteBuffer.allocate(MAX_HEADER)).status();
+    private static String scheme(URI host) {
+        return host.getScheme() == null ? "" : host.getScheme().toLowerCase(Locale.ROOT);
     }
 
-    /** The head of the engine's answer: its status and, for a plain answer, its body length (-1 when unstated). */
-    record Head(int status, long contentLength) {}
+    private static int port(URI host) {
+        return host.getPort() > 0 ? host.getPort() : 2375;
+    }
+
+    /** The {@code Host} header: the endpoint's authority over TCP; any name does over a Unix socket. */
+    private String hostHeader() {
+        return scheme(host).equals("unix") ? "docker" : host.getHost() + ":" + port(host);
+    }
+
+    /** The path of a {@code tcp://host:port/prefix} endpoint, which prefixes every request's, without its last slash. */
+    private String pathPrefix() {
+        String path = scheme(host).equals("unix") || host.getRawPath() == null ? "" : host.getRawPath();
+        return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+
+    /**
+     * Closes this socket at {@code timeout} from now unless the returned
+     * deadline is {@linkplain Deadline#disarm() disarmed} first.
+     */
+    Deadline closeAfter(Duration timeout, ScheduledExecutorService timer) {
+        return new Deadline(this, timeout, timer);
+    }
+
+    /** A pending close of a socket; a call that disarms it in time has ended within its deadline. */
+    static final class Deadline {
+        private static final int ARMED = 0;
+        private static final int DISARMED = 1;
+        private static final int EXPIRED = 2;
+
+        private final AtomicInteger state = new AtomicInteger(ARMED);
+        private final ScheduledFuture<?> expiry;
+        private final Duration timeout;
+
+        private Deadline(EngineSocket socket, Duration timeout, ScheduledExecutorService timer) {
+            this.timeout = timeout;
+            this.expiry = timer.schedule(
+                    () -> {
+                        if (state.compareAndSet(ARMED, EXPIRED)) {
+                            socket.close();
+                        }
+                    },
+                    timeout.toNanos(),
+                    TimeUnit.NANOSECONDS);
+        }
+
+        /** Stops the pending close; false when the deadline had already passed and the socket is closed. */
+        boolean disarm() {
+            if (state.compareAndSet(ARMED, DISARMED)) {
+                expiry.cancel(false);
+                return true;
+            }
+            return state.get() == DISARMED;
+        }
+
+        boolean expired() {
+            return state.get() == EXPIRED;
+        }
+
+        Duration timeout() {
+            return timeout;
+        }
+    }
+
+    /**
+     * The head of the engine's answer.
+     *
+     * @param headers by name, looked up without regard to case
+     */
+    record Head(int status, Map<String, List<String>> headers) {
+
+        String header(String name) {
+            List<String> values = headers.get(name);
+            return values == null || values.isEmpty() ? null : values.get(0);
+        }
+
+        /** The body's stated length, or -1 when it is unstated (chunked, or until the connection closes). */
+        long contentLength() throws IOException {
+            String value = header("Content-Length");
+            return value == null ? -1 : parse(value.strip());
+        }
+
+        boolean chunked() {
+            String value = header("Transfer-Encoding");
+            return value != null && value.toLowerCase(Locale.ROOT).contains("chunked");
+        }
+    }
 
     /**
      * Sends a bodiless request asking to upgrade the connection to a raw stream,
@@ -82,20 +162,52 @@ final class EngineSocket implements AutoCloseable {
      * ready to be read.
      */
     Head upgrade(String method, String path, ByteBuffer rest) throws IOException {
-        String request = method + " " + path + " HTTP/1.1\r\n"
-                + "Host: docker\r\n"
-                + "Content-Type: text/plain\r\n"
-                + "Content-Length: 0\r\n"
-                + "Connection: Upgrade\r\n"
-                + "Upgrade: tcp\r\n\r\n";
-        write(ByteBuffer.wrap(request.getBytes(StandardCharsets.US_ASCII)));
+        send(
+                method,
+                path,
+                Map.of("Content-Type", "text/plain", "Connection", "Upgrade", "Upgrade", "tcp"),
+                new byte[0]);
         return readHead(rest);
     }
 
-    private Head readHead(ByteBuffer rest) throws IOException {
+    /** Writes a request: its line, a {@code Host}, the given headers, and the body with its length when there is one. */
+    void send(String method, String path, Map<String, String> headers, byte[] body) throws IOException {
+        StringBuilder request = new StringBuilder(256)
+                .append(method)
+                .append(' ')
+                .append(pathPrefix())
+                .append(path)
+                .append(" HTTP/1.1\r\nHost: ")
+                .append(hostHeader())
+                .append("\r\n");
+        headers.forEach(
+                (name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
+        if (body != null) {
+            request.append("Content-Length: ").append(body.length).append("\r\n");
+        }
+        request.append("\r\n");
+        byte[] head = request.toString().getBytes(StandardCharsets.ISO_8859_1);
+        if (body == null || body.length == 0) {
+            write(ByteBuffer.wrap(head));
+        } else {
+            write(ByteBuffer.allocate(head.length + body.length)
+                    .put(head)
+                    .put(body)
+                    .flip());
+        }
+    }
+
+    /**
+     * Reads the head of an answer into {@code rest} (a heap buffer the head must
+     * fit, at most {@link #MAX_HEADER} of it used) and leaves {@code rest} holding
+     * the bytes that came after it.
+     */
+    Head readHead(ByteBuffer rest) throws IOException {
         rest.clear();
         int headEnd;
-        while ((headEnd = headEnd(rest)) < 0) {
+        int scanned = 0;
+        while ((headEnd = headEnd(rest, scanned)) < 0) {
+            scanned = Math.max(0, rest.position() - 3);
             if (!rest.hasRemaining() || rest.position() >= MAX_HEADER) {
                 throw new IOException("engine answered with an oversized header");
             }
@@ -110,14 +222,15 @@ final class EngineSocket implements AutoCloseable {
         if (statusLine.length < 2 || !statusLine[0].startsWith("HTTP/1.")) {
             throw new IOException("engine answered with an unreadable status line");
         }
-        long contentLength = -1;
+        Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
-            if (colon > 0 && lines[i].substring(0, colon).strip().equalsIgnoreCase("Content-Length")) {
-                contentLength = parse(lines[i].substring(colon + 1).strip());
+            if (colon > 0) {
+                headers.computeIfAbsent(lines[i].substring(0, colon).strip(), k -> new ArrayList<>(1))
+                        .add(lines[i].substring(colon + 1).strip());
             }
         }
-        return new Head((int) parse(statusLine[1]), contentLength);
+        return new Head((int) parse(statusLine[1]), headers);
     }
 
     private static long parse(String number) throws IOException {
@@ -128,9 +241,9 @@ final class EngineSocket implements AutoCloseable {
         }
     }
 
-    private static int headEnd(ByteBuffer buffer) {
+    private static int headEnd(ByteBuffer buffer, int from) {
         byte[] b = buffer.array();
-        for (int i = 3; i < buffer.position(); i++) {
+        for (int i = Math.max(3, from + 3); i < buffer.position(); i++) {
             if (b[i - 3] == '\r' && b[i - 2] == '\n' && b[i - 1] == '\r' && b[i] == '\n') {
                 return i - 3;
             }
@@ -140,7 +253,13 @@ final class EngineSocket implements AutoCloseable {
 
     /** The body of an error answer (bounded): what is buffered, then the rest of its stated length. */
     String errorBody(Head head, ByteBuffer rest) {
-        int wanted = (int) Math.min(MAX_ERROR_BODY, head.contentLength() < 0 ? rest.remaining() : head.contentLength());
+        long stated;
+        try {
+            stated = head.contentLength();
+        } catch (IOException e) {
+            stated = -1;
+        }
+        int wanted = (int) Math.min(MAX_ERROR_BODY, stated < 0 ? rest.remaining() : stated);
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.write(rest.array(), rest.position(), Math.min(wanted, rest.remaining()));
         try {

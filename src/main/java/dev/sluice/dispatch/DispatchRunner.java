@@ -79,7 +79,12 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             try {
                 containerId = runtime.create(containerSpec(id, spec));
             } catch (ContainerException e) {
-                if (e.reason() == ContainerException.Reason.ENGINE_UNAVAILABLE && transitions.markQueuedAgain(id)) {
+                // A create that timed out was sent: the engine may still carry it out, and the dispatch has
+                // waited on the engine as long as it may (ADR 0016). It ends; repeating it could make a second
+                // container. A create that never reached the engine goes back to the queue.
+                if (e.reason() == ContainerException.Reason.ENGINE_UNAVAILABLE
+                        && !e.timedOut()
+                        && transitions.markQueuedAgain(id)) {
                     LOG.warnf("dispatch %s: engine unavailable, queued again: %s", id, e.getMessage());
                     return DispatchScheduler.Outcome.REQUEUE;
                 }

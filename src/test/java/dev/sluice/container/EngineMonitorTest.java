@@ -1,78 +1,103 @@
 package dev.sluice.container;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
-import java.net.StandardProtocolFamily;
-import java.net.URI;
-import java.net.UnixDomainSocketAddress;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The monitor against sockets of our own: one missing, one that accepts and never answers. */
+import dev.sluice.testsupport.FakeEngine;
+import dev.sluice.testsupport.FakeEngine.Fault;
+import dev.sluice.testsupport.FakeEngine.Reply;
+import dev.sluice.testsupport.FakeEngine.Transport;
+import dev.sluice.testsupport.TestDocker;
+
+/** The monitor against engines of our own: one missing, one whose ping goes slow, one whose calls hang. */
 class EngineMonitorTest {
 
-    private final ExecutorService pinger = Executors.newCachedThreadPool();
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final ExecutorService prober = Executors.newSingleThreadExecutor();
+    private FakeEngine engine;
+    private DockerClients clients;
 
     @AfterEach
     void close() throws Exception {
-        for (AutoCloseable c : open) {
-            c.close();
+        prober.shutdownNow();
+        if (clients != null) {
+            clients.close();
         }
-        pinger.shutdownNow();
+        if (engine != null) {
+            engine.close();
+        }
     }
 
-    private EngineMonitor monitor(URI host) {
-        return new EngineMonitor(host, Duration.ofMillis(500), Duration.ofMillis(300), pinger, Clock.systemUTC());
+    private EngineMonitor monitor(String host) {
+        clients = DockerClients.connect(new TestDocker.Docker(
+                Optional.of(host), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(300), 0));
+        return new EngineMonitor(clients, Duration.ofMillis(300), prober, Clock.systemUTC());
     }
 
     @Test
     void aMissingSocketIsDownAtOnceWithTheReason() {
-        EngineMonitor m = monitor(URI.create("unix:///nonexistent/sluice-test.sock"));
+        EngineMonitor m = monitor("unix:///nonexistent/sluice-test.sock");
         EngineMonitor.Availability a = m.check();
         assertThat(a.available()).isFalse();
-        assertThat(a.problem()).startsWith("Docker engine unreachable");
+        assertThat(a.problem()).startsWith("ping: Docker engine unreachable");
+        assertThat(a.callsTimingOut()).isFalse();
     }
 
     @Test
-    void anEngineThatIsSlowOnceStaysAvailableButNotForever() throws Exception {
-        Path dir = Files.createTempDirectory("sluice-mon");
-        Path socket = dir.resolve("engine.sock");
-        ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-        server.bind(UnixDomainSocketAddress.of(socket));
-        open.add(server);
-        // Answers the first ping, then accepts and never answers again.
-        pinger.execute(() -> {
-            try {
-                SocketChannel first = server.accept();
-                first.read(java.nio.ByteBuffer.allocate(1024));
-                first.write(java.nio.ByteBuffer.wrap("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nOK".getBytes()));
-                first.close();
-                while (true) {
-                    open.add(server.accept());
-                }
-            } catch (Exception e) {
-                // closed by the test
-            }
-        });
-        EngineMonitor m = monitor(URI.create("unix://" + socket));
+    void anEngineThatIsSlowOnceStaysAvailableButNotForever() {
+        AtomicBoolean slow = new AtomicBoolean();
+        engine = FakeEngine.start(Transport.UNIX, request -> slow.get() ? Fault.SILENT : Reply.answer(200, "OK"));
+        EngineMonitor m = monitor(engine.host().toString());
         assertThat(m.check().available()).isTrue();
-        for (int slow = 1; slow < EngineMonitor.SLOW_PINGS_TO_DOWN; slow++) {
+        slow.set(true);
+        for (int i = 1; i < EngineMonitor.SLOW_PINGS_TO_DOWN; i++) {
             EngineMonitor.Availability a = m.check();
-            assertThat(a.available()).as("after %d slow pings", slow).isTrue();
-            assertThat(a.problem()).contains("did not answer a ping");
+            assertThat(a.available()).as("after %d slow pings", i).isTrue();
+            assertThat(a.problem()).isEqualTo("Docker engine did not answer a ping within 300 ms (" + i + " in a row)");
         }
         assertThat(m.check().available()).isFalse();
+    }
+
+    @Test
+    void callsTimingOutTakeItDownThoughItAnswersItsPingUntilCallsAreAnsweredAgain() {
+        AtomicBoolean wedged = new AtomicBoolean(true);
+        engine = FakeEngine.start(
+                Transport.UNIX,
+                request -> request.endsWith("/_ping")
+                        ? Reply.answer(200, "OK")
+                        : wedged.get() ? Fault.SILENT : Reply.answer(200, "[]"));
+        EngineMonitor m = monitor(engine.host().toString());
+        ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
+        assertThat(m.check().available()).isTrue();
+
+        assertThatThrownBy(() -> runtime.inspect("c1")).isInstanceOf(ContainerException.class);
+
+        EngineMonitor.Availability down = m.check();
+        assertThat(down.available()).isFalse();
+        assertThat(down.callsTimingOut()).isTrue();
+        assertThat(down.problem())
+                .startsWith("Docker engine calls are timing out: GET ")
+                .contains("/containers/c1/json did not answer within 1 s");
+
+        // Time alone does not bring it back: the monitor's probes time out too.
+        await().pollDelay(Duration.ofMillis(1500)).until(() -> true);
+        assertThat(m.check().available()).isFalse();
+
+        wedged.set(false);
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> m.check().available());
+        assertThat(m.last().callsTimingOut()).isFalse();
+        assertThat(m.last().problem()).isNull();
     }
 }

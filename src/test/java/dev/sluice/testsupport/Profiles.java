@@ -1,5 +1,6 @@
 package dev.sluice.testsupport;
 
+import java.util.List;
 import java.util.Map;
 
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -60,6 +61,19 @@ public final class Profiles {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("sluice.docker.host", "unix:///nonexistent/docker.sock", "sluice.dispatch.retry-after", "3s");
+        }
+    }
+
+    /** An engine of our own (FakeEngineResource) whose calls can be made to hang, with a one-second call timeout. */
+    public static final class FakeEngine implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("sluice.docker.call-timeout", "1s");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(FakeEngineResource.class));
         }
     }
 }

@@ -22,8 +22,7 @@ public final class TestDocker {
             Duration connectTimeout,
             Duration callTimeout,
             Duration pingTimeout,
-            int controlConnections,
-            int streamConnections)
+            int maxConcurrentChanges)
             implements DockerConfig {}
 
     public record Container(
@@ -44,8 +43,7 @@ public final class TestDocker {
             implements ContainerConfig {}
 
     public static DockerConfig dockerConfig() {
-        return new Docker(
-                Optional.empty(), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(2), 16, 256);
+        return new Docker(Optional.empty(), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(2), 8);
     }
 
     public static ContainerConfig containerConfig() {

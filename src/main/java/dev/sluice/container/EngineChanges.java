@@ -1,0 +1,61 @@
+package dev.sluice.container;
+
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Paces the calls that change the engine's containers, creates, starts and
+ * removals (ADR 0016): at most {@code sluice.docker.max-concurrent-changes} in
+ * flight, the others waiting their turn in order, each at most the call
+ * timeout. A burst of dispatches or a reaper with a backlog then cannot pile
+ * onto the engine at once; and when the engine wedges, only that many calls
+ * hang in it, while the rest fail their wait without having sent anything.
+ *
+ * <p>Signals are not paced: a stop must not queue behind a burst of creates.
+ */
+final class EngineChanges {
+
+    private final Semaphore permits;
+    private final int max;
+    private final Duration wait;
+
+    /** @param max changes in flight at once; 0 for no limit */
+    EngineChanges(int max, Duration wait) {
+        this.permits = max > 0 ? new Semaphore(max, true) : null;
+        this.max = max;
+        this.wait = wait;
+    }
+
+    /** Runs {@code change} once a place is free; {@code ENGINE_UNAVAILABLE}, with nothing sent, when none frees in time. */
+    <T> T call(String call, Supplier<T> change) {
+        if (permits == null) {
+            return change.get();
+        }
+        try {
+            if (!permits.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS)) {
+                throw new ContainerException(
+                        ContainerException.Reason.ENGINE_UNAVAILABLE,
+                        call + ": none of the " + max + " engine changes in flight finished within "
+                                + EngineTimeoutException.readable(wait) + "; not sent");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ContainerException(
+                    ContainerException.Reason.ENGINE_UNAVAILABLE, call + ": interrupted; not sent");
+        }
+        try {
+            return change.get();
+        } finally {
+            permits.release();
+        }
+    }
+
+    void run(String call, Runnable change) {
+        call(call, () -> {
+            change.run();
+            return null;
+        });
+    }
+}

@@ -1,0 +1,81 @@
+package dev.sluice.health;
+
+import static dev.sluice.testsupport.Dispatches.awaitTerminal;
+import static dev.sluice.testsupport.Dispatches.post;
+import static dev.sluice.testsupport.Dispatches.script;
+import static dev.sluice.testsupport.Dispatches.submit;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import dev.sluice.testsupport.FakeEngine;
+import dev.sluice.testsupport.FakeEngineResource;
+import dev.sluice.testsupport.Profiles;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+
+/**
+ * An engine that answers its ping but whose calls hang (ADR 0016): a dispatch
+ * whose create runs past the call timeout ends as {@code docker_unavailable}
+ * at once, saying so; readiness goes down, naming the timing out as the cause,
+ * new dispatches are refused, and all comes back by itself once calls are
+ * answered again.
+ */
+@QuarkusTest
+@TestProfile(Profiles.FakeEngine.class)
+class WedgedEngineTest {
+
+    @Test
+    void aWedgedEngineEndsTheDispatchTakesReadinessDownAndRecovers() {
+        awaitReady();
+        FakeEngine engine = FakeEngineResource.engine();
+        // It still answers its ping and describes the image; its containers' calls, and the monitor's probes, hang.
+        engine.replies(request -> request.endsWith("/_ping") || request.contains("/images/")
+                ? FakeEngineResource.healthy().apply(request)
+                : FakeEngine.Fault.SILENT);
+        try {
+            long start = System.nanoTime();
+            String id = submit(script("echo never"));
+            JsonPath record = awaitTerminal(id, Duration.ofSeconds(20));
+
+            // Ended after one call timeout, not queued again to wait on the engine.
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+            assertThat(record.getString("status")).isEqualTo("error");
+            assertThat(record.getString("result.error.code")).isEqualTo("docker_unavailable");
+            assertThat(record.getString("result.error.message"))
+                    .isEqualTo("create: the Docker engine did not answer within 1 s");
+
+            given().get("/q/health/ready")
+                    .then()
+                    .statusCode(503)
+                    .body("checks.find { it.name == 'docker' }.status", equalTo("DOWN"))
+                    .body("checks.find { it.name == 'docker' }.data.calls", equalTo("timing out"))
+                    .body(
+                            "checks.find { it.name == 'docker' }.data.problem",
+                            containsString("/containers/create did not answer within 1 s"));
+            post(script("echo refused"))
+                    .then()
+                    .statusCode(503)
+                    .body("type", equalTo("urn:problem-type:sluice:engine-unavailable"));
+        } finally {
+            engine.replies(FakeEngineResource.healthy());
+        }
+        awaitReady();
+        given().get("/q/health/ready")
+                .then()
+                .body("checks.find { it.name == 'docker' }.data.calls", equalTo("answered"));
+    }
+
+    private static void awaitReady() {
+        await().atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> given().get("/q/health/ready").statusCode() == 200);
+    }
+}

@@ -1,16 +1,37 @@
 #!/usr/bin/env bash
 # Runs the whole test suite, bringing up what it needs first: a Docker engine
-# and the test agent image (scripts/docker-engine.sh), and a PostgreSQL server
-# (scripts/postgres.sh). Unit tests, @QuarkusTest tests and the integration
-# tests against the real engine and both stores all run; none is skipped for
-# want of Docker or PostgreSQL.
+# and the test agent image (scripts/docker-engine.sh), a PostgreSQL server
+# (scripts/postgres.sh), and the Node packages that check manifests and
+# callbacks with other ecosystems' tools (src/test/node). Unit tests,
+# @QuarkusTest tests and the integration tests against the real engine and
+# both stores all run; none is skipped for want of Docker, PostgreSQL, Node or
+# kubectl.
 #
 # Usage: scripts/test.sh [extra Maven arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+say() { printf 'test: %s\n' "$*" >&2; }
+die() { say "ERROR: $*"; exit 1; }
+
 scripts/docker-engine.sh
 scripts/postgres.sh >/dev/null
+
+# Node and npm: Debian's, when the machine has none.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  command -v apt-get >/dev/null 2>&1 || die "node and npm are missing and apt-get is not available to install them"
+  say "installing nodejs and npm"
+  if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq nodejs npm >/dev/null
+fi
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || die "node and npm could not be installed"
+# Exactly the locked packages, from the npm registry; none runs install scripts.
+npm ci --prefix src/test/node --ignore-scripts --no-audit --no-fund --loglevel=error \
+  || die "npm ci in src/test/node failed"
+# ManifestsIT renders the manifests with kubectl's kustomize (v5; Debian's
+# kubernetes-client is too old to read them).
+command -v kubectl >/dev/null 2>&1 || die "kubectl is missing: install a current kubectl (it renders deploy/kubernetes)"
 # Containers of earlier test runs (the tests' worker id) would only pile up.
 stale=$(docker ps -aq --filter label=dev.sluice.worker-id=sluice-test)
 [ -z "$stale" ] || docker rm -f $stale >/dev/null

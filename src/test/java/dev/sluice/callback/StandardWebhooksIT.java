@@ -1,0 +1,129 @@
+package dev.sluice.callback;
+
+import static dev.sluice.testsupport.Dispatches.get;
+import static dev.sluice.testsupport.Dispatches.script;
+import static dev.sluice.testsupport.Dispatches.submit;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.sluice.testsupport.Program;
+import dev.sluice.testsupport.Receiver;
+import dev.sluice.testsupport.Signatures;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * Callbacks as a receiver checks them: each delivery the worker really sent
+ * is verified by the standardwebhooks library (Node), not by code of ours. The
+ * test profile signs with two secrets, as during a rotation.
+ */
+@QuarkusTest
+class StandardWebhooksIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Receiver receiver = Receiver.on("127.0.0.1");
+
+    @AfterEach
+    void close() {
+        receiver.close();
+    }
+
+    @Test
+    void aDeliveryVerifiesWithTheFirstSecretOverItsExactBytes() {
+        // Output beyond ASCII: the bytes verified must be the bytes sent.
+        Receiver.Request delivery = deliver("printf 'r\\303\\251sultat \\342\\234\\223\\n'");
+        assertThat(delivery.bodyText()).contains("résultat ✓");
+
+        Program.Result result = verify(Signatures.TEST_SECRETS.get(0), delivery.headers(), delivery.body());
+
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        assertThat(result.stdout()).contains("verified " + delivery.header("webhook-id"));
+    }
+
+    @Test
+    void duringARotationEachSecretAloneVerifiesAndNoOtherDoes() {
+        Receiver.Request delivery = deliver("echo rotating");
+        assertThat(delivery.header("webhook-signature").split(" ")).hasSize(2);
+
+        for (String secret : Signatures.TEST_SECRETS) {
+            Program.Result result = verify(secret, delivery.headers(), delivery.body());
+            assertThat(result.exitCode()).as("%s: %s", secret, result.output()).isZero();
+        }
+        Program.Result stranger = verify(unconfiguredSecret(), delivery.headers(), delivery.body());
+        assertThat(stranger.exitCode()).as(stranger.output()).isEqualTo(1);
+        assertThat(stranger.stdout()).contains("rejected: No matching signature found");
+    }
+
+    @Test
+    void aTamperedBodyIsRejected() {
+        Receiver.Request delivery = deliver("echo pay 10");
+        String tampered = delivery.bodyText().replace("pay 10", "pay 99");
+        assertThat(tampered).isNotEqualTo(delivery.bodyText());
+
+        for (String secret : Signatures.TEST_SECRETS) {
+            Program.Result result = verify(secret, delivery.headers(), tampered.getBytes(StandardCharsets.UTF_8));
+            assertThat(result.exitCode()).as(result.output()).isEqualTo(1);
+            assertThat(result.stdout()).contains("rejected: No matching signature found");
+        }
+    }
+
+    @Test
+    void aTamperedTimestampIsRejected() {
+        Receiver.Request delivery = deliver("echo on time");
+        Map<String, String> headers = new HashMap<>(delivery.headers());
+        long sent = Long.parseLong(delivery.header("webhook-timestamp"));
+        // One second later is well within the replay window: only the signature can catch it.
+        headers.put("webhook-timestamp", Long.toString(sent + 1));
+
+        for (String secret : Signatures.TEST_SECRETS) {
+            Program.Result result = verify(secret, headers, delivery.body());
+            assertThat(result.exitCode()).as(result.output()).isEqualTo(1);
+            assertThat(result.stdout()).contains("rejected: No matching signature found");
+        }
+    }
+
+    /** Runs a dispatch whose result is called back to the receiver, and returns the one delivery. */
+    private Receiver.Request deliver(String shell) {
+        Map<String, Object> body = new HashMap<>(script(shell));
+        body.put("callbackUrl", receiver.url("/hooks/sluice"));
+        String id = submit(body);
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> get(id), r -> "delivered".equals(r.getString("callback.state")));
+        List<Receiver.Request> requests = receiver.requests();
+        assertThat(requests).hasSize(1);
+        assertThat(requests.get(0).header("webhook-id")).isEqualTo("msg_" + id);
+        return requests.get(0);
+    }
+
+    /** Asks the standardwebhooks library whether {@code body} with {@code headers} is signed by {@code secret}. */
+    private static Program.Result verify(String secret, Map<String, String> headers, byte[] body) {
+        ObjectNode delivery = JSON.createObjectNode();
+        delivery.put("secret", secret);
+        delivery.set("headers", JSON.valueToTree(headers));
+        delivery.put("body", Base64.getEncoder().encodeToString(body));
+        return Program.node(delivery.toString(), "verify-webhook.mjs");
+    }
+
+    private static String unconfiguredSecret() {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        String secret = "whsec_" + Base64.getEncoder().encodeToString(key);
+        assertThat(Signatures.TEST_SECRETS).doesNotContain(secret);
+        return secret;
+    }
+}

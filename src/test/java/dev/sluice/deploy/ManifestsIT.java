@@ -1,0 +1,459 @@
+package dev.sluice.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+
+import dev.sluice.testsupport.Program;
+
+/**
+ * The Kubernetes manifests (deploy/kubernetes): every overlay renders with
+ * kubectl, every resource passes a strict offline schema check (Node,
+ * kubernetes-models, unknown fields refused), that check is shown to refuse
+ * each kind of error, and the rendered pods keep what the worker relies on.
+ */
+class ManifestsIT {
+
+    private static final Path KUBERNETES = Path.of("deploy/kubernetes");
+    private static final Path RENDERED = Path.of("target/manifests");
+    private static final Path SECRET_EXAMPLE = KUBERNETES.resolve("base/secret.example.yaml");
+    private static final YAMLMapper YAML = new YAMLMapper();
+    private static final Map<Path, String> RENDERS = new ConcurrentHashMap<>();
+
+    /** Every overlay, found on disk so that a new one cannot be left out. */
+    private static List<Path> overlays;
+
+    @BeforeAll
+    static void findOverlays() throws IOException {
+        try (Stream<Path> dirs = Files.list(KUBERNETES.resolve("overlays"))) {
+            overlays = dirs.filter(Files::isDirectory).sorted().toList();
+        }
+        assertThat(overlays.stream().map(p -> p.getFileName().toString()))
+                .containsExactly("dind", "dind-rootless", "host-socket");
+        Files.createDirectories(RENDERED);
+    }
+
+    // --- kubectl and the strict schema check ------------------------------------------------
+
+    @Test
+    void theBaseAndEveryOverlayRenderAndPassTheStrictSchemaCheck() throws IOException {
+        List<String> files = new ArrayList<>();
+        int resources = 0;
+        for (Path dir : Stream.concat(Stream.of(KUBERNETES.resolve("base")), overlays.stream())
+                .toList()) {
+            String yaml = render(dir);
+            resources += parse(yaml).size();
+            files.add(write(dir.getFileName().toString(), yaml));
+        }
+        files.add(SECRET_EXAMPLE.toString());
+        resources += 1;
+
+        Program.Result result = Program.node("", "validate-manifests.mjs", files.toArray(String[]::new));
+
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        assertThat(result.stdout()).contains(resources + " resources checked, 0 invalid");
+        assertThat(result.stdout().lines().filter(l -> l.startsWith("ok "))).hasSize(resources);
+    }
+
+    @Test
+    void theSchemaCheckRefusesAWrongType() throws IOException {
+        assertRefused(
+                deployment -> pod(deployment).put("terminationGracePeriodSeconds", "100"),
+                "/spec/template/spec/terminationGracePeriodSeconds: must be integer");
+    }
+
+    @Test
+    void theSchemaCheckRefusesAMissingRequiredField() throws IOException {
+        assertRefused(
+                deployment -> ((ObjectNode) worker(deployment)).remove("name"),
+                "/spec/template/spec/containers/0: missing required field \"name\"");
+    }
+
+    @Test
+    void theSchemaCheckRefusesAnUnknownField() throws IOException {
+        // A near miss of readOnlyRootFilesystem: lenient validation would
+        // accept it, and the root filesystem would silently stay writable.
+        assertRefused(
+                deployment -> ((ObjectNode) worker(deployment).get("securityContext")).put("readOnlyRootFS", true),
+                "/spec/template/spec/containers/0/securityContext/readOnlyRootFS: unknown field \"readOnlyRootFS\"");
+        assertRefused(
+                deployment -> ((ObjectNode) deployment.get("spec")).put("replica", 2),
+                "/spec/replica: unknown field \"replica\"");
+    }
+
+    /**
+     * Validates the dind overlay with one change made to its Deployment, and
+     * asserts that exactly that resource is refused, with a message naming the field.
+     */
+    private static void assertRefused(Consumer<JsonNode> change, String expected) throws IOException {
+        List<JsonNode> resources = parse(render(overlay("dind")));
+        change.accept(only(resources, "Deployment"));
+        StringBuilder yaml = new StringBuilder();
+        for (JsonNode r : resources) {
+            yaml.append(YAML.writeValueAsString(r));
+        }
+
+        Program.Result result = Program.node(yaml.toString(), "validate-manifests.mjs", "-");
+
+        assertThat(result.exitCode()).as(result.output()).isEqualTo(1);
+        assertThat(result.stdout())
+                .contains("invalid -: Deployment sluice/sluice")
+                .contains(expected)
+                .contains(resources.size() + " resources checked, 1 invalid");
+    }
+
+    // --- what the rendered pods keep -----------------------------------------------------------
+
+    @Test
+    void theWorkerIsProbedOnItsHealthEndpointsAndPort() throws IOException {
+        for (Path overlay : overlays) {
+            JsonNode worker = worker(only(parse(render(overlay)), "Deployment"));
+            assertThat(worker.at("/startupProbe/httpGet/path").asText()).isEqualTo("/q/health/started");
+            assertThat(worker.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/q/health/live");
+            assertThat(worker.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/q/health/ready");
+            for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+                assertThat(worker.at("/" + probe + "/httpGet/port").asText()).isEqualTo("http");
+            }
+            assertThat(worker.at("/ports/0/name").asText()).isEqualTo("http");
+            assertThat(worker.at("/ports/0/containerPort").asInt())
+                    .isEqualTo(Integer.parseInt(applicationProperty("quarkus.http.port")));
+        }
+    }
+
+    @Test
+    void theWorkerRunsRestrictedWithResources() throws IOException {
+        for (Path overlay : overlays) {
+            JsonNode worker = worker(only(parse(render(overlay)), "Deployment"));
+            JsonNode security = worker.get("securityContext");
+            assertThat(security.get("runAsNonRoot").asBoolean())
+                    .as(overlay.toString())
+                    .isTrue();
+            assertThat(security.get("readOnlyRootFilesystem").asBoolean()).isTrue();
+            assertThat(security.get("allowPrivilegeEscalation").asBoolean()).isFalse();
+            assertThat(security.path("privileged").asBoolean(false)).isFalse();
+            assertThat(texts(security.at("/capabilities/drop"))).containsExactly("ALL");
+            assertThat(security.at("/seccompProfile/type").asText()).isEqualTo("RuntimeDefault");
+            for (String kind : List.of("requests", "limits")) {
+                assertThat(worker.at("/resources/" + kind + "/memory").asText())
+                        .as(kind)
+                        .isNotEmpty();
+                assertThat(worker.at("/resources/" + kind + "/cpu").asText())
+                        .as(kind)
+                        .isNotEmpty();
+            }
+        }
+    }
+
+    @Test
+    void theGracePeriodCoversTheDrainAndTheShutdownAfterIt() throws IOException {
+        Duration shutdown = duration(applicationProperty("quarkus.shutdown.delay"))
+                .plus(duration(applicationProperty("quarkus.shutdown.timeout")));
+        for (Path overlay : overlays) {
+            List<JsonNode> resources = parse(render(overlay));
+            Duration drain = duration(config(resources).get("SLUICE_WORKER_DRAIN_PERIOD"));
+            long grace = pod(only(resources, "Deployment"))
+                    .get("terminationGracePeriodSeconds")
+                    .asLong();
+            assertThat(drain).isEqualTo(Duration.ofSeconds(60));
+            assertThat(grace).as(overlay.toString()).isGreaterThan(60);
+            assertThat(Duration.ofSeconds(grace)).isGreaterThan(drain.plus(shutdown));
+        }
+    }
+
+    @Test
+    void theWorkerIdIsThePodNameAndSettingsComeFromTheConfigMapAndTheSecret() throws IOException {
+        for (Path overlay : overlays) {
+            List<JsonNode> resources = parse(render(overlay));
+            JsonNode worker = worker(only(resources, "Deployment"));
+            JsonNode id = find(worker.get("env"), "name", "SLUICE_WORKER_ID");
+            assertThat(id.at("/valueFrom/fieldRef/fieldPath").asText()).isEqualTo("metadata.name");
+
+            assertThat(worker.at("/envFrom/0/configMapRef/name").asText())
+                    .isEqualTo(only(resources, "ConfigMap", "sluice-config")
+                            .at("/metadata/name")
+                            .asText());
+            assertThat(worker.at("/envFrom/1/secretRef/name").asText()).isEqualTo("sluice-secrets");
+            // Required: a worker without its tokens would serve an open API.
+            assertThat(worker.at("/envFrom/1/secretRef/optional").asBoolean(false))
+                    .isFalse();
+            assertThat(parse(Files.readString(SECRET_EXAMPLE))
+                            .get(0)
+                            .at("/metadata/name")
+                            .asText())
+                    .isEqualTo("sluice-secrets");
+        }
+    }
+
+    @Test
+    void everySettingInTheManifestsIsOneTheWorkerHas() throws IOException {
+        Set<String> known = documentedSettings();
+        Set<String> used = new TreeSet<>();
+        for (Path overlay : overlays) {
+            used.addAll(config(parse(render(overlay))).keySet());
+        }
+        parse(Files.readString(SECRET_EXAMPLE))
+                .get(0)
+                .get("stringData")
+                .fieldNames()
+                .forEachRemaining(used::add);
+
+        assertThat(used).contains("SLUICE_DOCKER_HOST", "SLUICE_WORKER_DRAIN_PERIOD", "SLUICE_API_TOKENS");
+        for (String name : used) {
+            if (name.startsWith("SLUICE_")) {
+                assertThat(known)
+                        .as("%s is a setting in README.md's Configuration table", name)
+                        .contains(name);
+            }
+        }
+    }
+
+    @Test
+    void theEngineSocketIsInAVolumeTheWorkerMounts() throws IOException {
+        for (Path overlay : overlays) {
+            List<JsonNode> resources = parse(render(overlay));
+            String host = config(resources).get("SLUICE_DOCKER_HOST");
+            assertThat(host).as(overlay.toString()).startsWith("unix:///");
+            String socket = host.substring("unix://".length());
+            List<String> mounts = new ArrayList<>();
+            worker(only(resources, "Deployment"))
+                    .get("volumeMounts")
+                    .forEach(m -> mounts.add(m.get("mountPath").asText()));
+            assertThat(mounts).as(overlay.toString()).anyMatch(m -> socket.equals(m) || socket.startsWith(m + "/"));
+        }
+    }
+
+    @Test
+    void nothingReachesTheKubernetesApi() throws IOException {
+        for (Path overlay : overlays) {
+            List<JsonNode> resources = parse(render(overlay));
+            JsonNode account = only(resources, "ServiceAccount");
+            assertThat(account.get("automountServiceAccountToken").asBoolean(true))
+                    .isFalse();
+            JsonNode pod = pod(only(resources, "Deployment"));
+            assertThat(pod.get("serviceAccountName").asText())
+                    .isEqualTo(account.at("/metadata/name").asText());
+            assertThat(pod.get("automountServiceAccountToken").asBoolean(true)).isFalse();
+            assertThat(resources.stream().map(r -> r.get("kind").asText()))
+                    .doesNotContain("Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding");
+        }
+    }
+
+    @Test
+    void aNetworkPolicyAndADisruptionBudgetSelectTheWorker() throws IOException {
+        for (Path overlay : overlays) {
+            List<JsonNode> resources = parse(render(overlay));
+            JsonNode podLabels = only(resources, "Deployment").at("/spec/template/metadata/labels");
+
+            JsonNode policy = only(resources, "NetworkPolicy");
+            assertThat(selects(policy.at("/spec/podSelector/matchLabels"), podLabels))
+                    .isTrue();
+            assertThat(texts(policy.at("/spec/policyTypes"))).containsExactlyInAnyOrder("Ingress", "Egress");
+            // In: the HTTP port only, in every rule.
+            JsonNode ingress = policy.at("/spec/ingress");
+            assertThat(ingress).isNotEmpty();
+            ingress.forEach(rule -> {
+                assertThat(rule.get("ports")).hasSize(1);
+                assertThat(rule.at("/ports/0/port").asText()).isEqualTo("http");
+            });
+            // Out: DNS, and addresses outside the private ranges.
+            JsonNode egress = policy.at("/spec/egress");
+            assertThat(egress.at("/0/ports/0/port").asInt()).isEqualTo(53);
+            assertThat(texts(egress.at("/1/to/0/ipBlock/except"))).contains("10.0.0.0/8", "169.254.0.0/16");
+
+            JsonNode budget = only(resources, "PodDisruptionBudget");
+            assertThat(selects(budget.at("/spec/selector/matchLabels"), podLabels))
+                    .isTrue();
+            assertThat(budget.at("/spec/maxUnavailable").asInt()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void eachOverlayReachesItsEngineAsItsRecordSays() throws IOException {
+        JsonNode dind = pod(only(parse(render(overlay("dind"))), "Deployment"));
+        JsonNode engine = find(dind.get("initContainers"), "name", "docker");
+        assertThat(engine.get("restartPolicy").asText()).isEqualTo("Always"); // stopped after the worker
+        assertThat(engine.at("/securityContext/privileged").asBoolean()).isTrue();
+        // Given "dockerd" first, the image's entrypoint adds no unauthenticated TCP listener.
+        assertThat(engine.at("/args/0").asText()).isEqualTo("dockerd");
+        assertThat(texts(engine.get("args"))).noneMatch(a -> a.contains("tcp://"));
+
+        JsonNode hostSocket = pod(only(parse(render(overlay("host-socket"))), "Deployment"));
+        assertThat(hostSocket.at("/volumes/0/hostPath/path").asText()).isEqualTo("/var/run/docker.sock");
+        assertThat(hostSocket.at("/volumes/0/hostPath/type").asText()).isEqualTo("Socket");
+        assertThat(hostSocket.at("/securityContext/supplementalGroups")).isNotEmpty();
+        assertThat(hostSocket.has("initContainers")).isFalse();
+
+        JsonNode rootless = pod(only(parse(render(overlay("dind-rootless"))), "Deployment"));
+        JsonNode unprivileged = find(rootless.get("initContainers"), "name", "docker");
+        assertThat(unprivileged.get("restartPolicy").asText()).isEqualTo("Always");
+        assertThat(unprivileged.at("/securityContext/privileged").asBoolean(true))
+                .isFalse();
+        assertThat(unprivileged.at("/securityContext/runAsUser").asInt()).isEqualTo(1000);
+        assertThat(unprivileged.at("/args/0").asText()).isEqualTo("dockerd");
+        assertThat(rootless.get("hostUsers").asBoolean(true)).isFalse();
+    }
+
+    // --- helpers ------------------------------------------------------------------------------
+
+    private static Path overlay(String name) {
+        return KUBERNETES.resolve("overlays").resolve(name);
+    }
+
+    /** Renders with kubectl, once per directory in this class: the manifests do not change under the tests. */
+    private static String render(Path dir) {
+        return RENDERS.computeIfAbsent(dir, d -> {
+            Program.Result result = Program.run("", Duration.ofSeconds(60), "kubectl", "kustomize", d.toString());
+            assertThat(result.exitCode())
+                    .as("kubectl kustomize %s: %s", d, result.stderr())
+                    .isZero();
+            return result.stdout();
+        });
+    }
+
+    private static String write(String name, String yaml) throws IOException {
+        Path file = RENDERED.resolve(name + ".yaml");
+        Files.writeString(file, yaml);
+        return file.toString();
+    }
+
+    private static List<JsonNode> parse(String yaml) throws IOException {
+        return YAML.readerFor(JsonNode.class).<JsonNode>readValues(yaml).readAll().stream()
+                .filter(n -> n != null && !n.isNull() && !n.isMissingNode())
+                .toList();
+    }
+
+    private static JsonNode only(List<JsonNode> resources, String kind) {
+        List<JsonNode> found = resources.stream()
+                .filter(r -> kind.equals(r.path("kind").asText()))
+                .toList();
+        assertThat(found).as("resources of kind %s", kind).hasSize(1);
+        return found.get(0);
+    }
+
+    private static JsonNode only(List<JsonNode> resources, String kind, String name) {
+        List<JsonNode> found = resources.stream()
+                .filter(r -> kind.equals(r.path("kind").asText()))
+                .filter(r -> name.equals(r.at("/metadata/name").asText()))
+                .toList();
+        assertThat(found).as("%s %s", kind, name).hasSize(1);
+        return found.get(0);
+    }
+
+    private static ObjectNode pod(JsonNode deployment) {
+        return (ObjectNode) deployment.at("/spec/template/spec");
+    }
+
+    private static JsonNode worker(JsonNode deployment) {
+        return find(pod(deployment).get("containers"), "name", "sluice");
+    }
+
+    private static JsonNode find(JsonNode array, String field, String value) {
+        assertThat(array).as("a list holding %s=%s", field, value).isNotNull();
+        for (JsonNode item : array) {
+            if (value.equals(item.path(field).asText())) {
+                return item;
+            }
+        }
+        throw new AssertionError("no item with " + field + "=" + value + " in " + array);
+    }
+
+    private static Map<String, String> config(List<JsonNode> resources) {
+        return YAML.convertValue(only(resources, "ConfigMap", "sluice-config").get("data"), Map.class);
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> texts = new ArrayList<>();
+        if (array instanceof ArrayNode) {
+            array.forEach(n -> texts.add(n.asText()));
+        }
+        return texts;
+    }
+
+    private static boolean selects(JsonNode selector, JsonNode labels) {
+        assertThat(selector).isNotEmpty();
+        List<String> missing = new ArrayList<>();
+        selector.fields().forEachRemaining(e -> {
+            if (!e.getValue().equals(labels.get(e.getKey()))) {
+                missing.add(e.getKey());
+            }
+        });
+        return missing.isEmpty();
+    }
+
+    private static String applicationProperty(String name) throws IOException {
+        Properties properties = new Properties();
+        try (Reader in = Files.newBufferedReader(Path.of("src/main/resources/application.properties"))) {
+            properties.load(in);
+        }
+        String value = properties.getProperty(name);
+        assertThat(value).as(name + " in application.properties").isNotNull();
+        return value;
+    }
+
+    /** "60s", "1m" or ISO-8601 "PT60S", as the worker reads durations. */
+    private static Duration duration(String text) {
+        Matcher m = Pattern.compile("(\\d+)(ms|s|m|h)").matcher(text);
+        if (!m.matches()) {
+            return Duration.parse(text);
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofHours(n);
+        };
+    }
+
+    /**
+     * The environment names of the settings README.md's Configuration table
+     * lists; a row "`sluice.a.b` / `c`" names sluice.a.b and sluice.a.c.
+     */
+    private static Set<String> documentedSettings() throws IOException {
+        Set<String> names = new TreeSet<>();
+        Pattern row = Pattern.compile("^\\| (`sluice\\.[^|]*)\\|");
+        Pattern name = Pattern.compile("`([a-z0-9.-]+)`");
+        for (String line : Files.readAllLines(Path.of("README.md"))) {
+            Matcher r = row.matcher(line);
+            if (!r.find()) {
+                continue;
+            }
+            Matcher n = name.matcher(r.group(1));
+            String first = null;
+            while (n.find()) {
+                String setting = n.group(1);
+                if (first == null) {
+                    first = setting;
+                } else if (!setting.startsWith("sluice.")) {
+                    setting = first.substring(0, first.lastIndexOf('.') + 1) + setting;
+                }
+                names.add(setting.toUpperCase().replace('.', '_').replace('-', '_'));
+            }
+        }
+        assertThat(names).contains("SLUICE_OUTPUT_STDERR_CAP", "SLUICE_WORKER_DRAIN_PERIOD");
+        return names;
+    }
+}

@@ -1,0 +1,71 @@
+package dev.sluice.testsupport;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An outside program run to its end (kubectl, and Node with the tools other
+ * ecosystems ship): its exit code and everything it printed.
+ */
+public final class Program {
+
+    /** Where the Node scripts and their packages live (scripts/test.sh runs npm ci there). */
+    public static final Path NODE_DIR = Path.of("src/test/node");
+
+    /** How one run ended: the exit code, standard output and standard error. */
+    public record Result(int exitCode, String stdout, String stderr) {
+
+        /** Everything the program printed, for assertions and failure messages. */
+        public String output() {
+            return stdout + stderr;
+        }
+    }
+
+    private Program() {}
+
+    /** Runs {@code command}, feeding it {@code input}, and fails the test if it takes longer than {@code within}. */
+    public static Result run(String input, Duration within, String... command) {
+        try {
+            Path out = Files.createTempFile(Path.of("target"), "program-", ".out");
+            Path err = Files.createTempFile(Path.of("target"), "program-", ".err");
+            Process process = new ProcessBuilder(command)
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .start();
+            try (var stdin = process.getOutputStream()) {
+                stdin.write(input.getBytes(StandardCharsets.UTF_8));
+            }
+            if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError(String.join(" ", command) + " did not finish within " + within);
+            }
+            Result result = new Result(process.exitValue(), Files.readString(out), Files.readString(err));
+            Files.delete(out);
+            Files.delete(err);
+            return result;
+        } catch (IOException e) {
+            throw new AssertionError("could not run " + String.join(" ", command) + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Runs one of the Node scripts in {@link #NODE_DIR} with its arguments. */
+    public static Result node(String input, String script, String... args) {
+        if (!Files.isDirectory(NODE_DIR.resolve("node_modules"))) {
+            throw new AssertionError(
+                    NODE_DIR + "/node_modules is missing: run npm ci there (scripts/test.sh does it before the tests)");
+        }
+        List<String> command =
+                new ArrayList<>(List.of("node", NODE_DIR.resolve(script).toString()));
+        command.addAll(List.of(args));
+        return run(input, Duration.ofSeconds(60), command.toArray(String[]::new));
+    }
+}

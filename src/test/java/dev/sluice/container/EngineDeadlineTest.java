@@ -20,9 +20,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.sluice.output.SecretMasker;
-import dev.sluice.testsupport.FakeEngine;
-import dev.sluice.testsupport.FakeEngine.Fault;
-import dev.sluice.testsupport.FakeEngine.Transport;
+import dev.sluice.testsupport.ScriptedEngine;
+import dev.sluice.testsupport.ScriptedEngine.Fault;
+import dev.sluice.testsupport.ScriptedEngine.Transport;
 import dev.sluice.testsupport.TestDocker;
 
 /**
@@ -41,7 +41,7 @@ class EngineDeadlineTest {
     private static final String IMAGE_ANSWER = "{\"Id\":\"sha256:1\",\"Config\":{\"User\":\"\"}}";
 
     private final ExecutorService callers = Executors.newCachedThreadPool();
-    private FakeEngine engine;
+    private ScriptedEngine engine;
     private DockerClients clients;
 
     @AfterEach
@@ -64,9 +64,9 @@ class EngineDeadlineTest {
     @MethodSource("engines")
     void everyCallEndsWithinTheDeadlineAndClosesItsConnection(Transport transport, Fault fault) throws Exception {
         // The image "good" is described, so a create gets as far as its own call; anything else meets the fault.
-        engine = FakeEngine.start(
+        engine = ScriptedEngine.start(
                 transport,
-                request -> request.contains("/images/good") ? FakeEngine.Reply.answer(200, IMAGE_ANSWER) : fault);
+                request -> request.contains("/images/good") ? ScriptedEngine.Reply.answer(200, IMAGE_ANSWER) : fault);
         clients = DockerClients.connect(config(engine));
         ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
         ContainerLogs logs = new ContainerLogs(clients);
@@ -147,7 +147,7 @@ class EngineDeadlineTest {
         return new ContainerSpec(image, List.of("true"), Map.of(), null, false, Map.of(), 64L << 20, 0, 64, "none");
     }
 
-    private static DockerConfig config(FakeEngine engine) {
+    private static DockerConfig config(ScriptedEngine engine) {
         return new TestDocker.Docker(
                 Optional.of(engine.host().toString()), Duration.ofSeconds(1), CALL_TIMEOUT, Duration.ofMillis(500), 8);
     }

@@ -16,9 +16,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import com.github.dockerjava.transport.DockerHttpClient;
 
-import dev.sluice.testsupport.FakeEngine;
-import dev.sluice.testsupport.FakeEngine.Reply;
-import dev.sluice.testsupport.FakeEngine.Transport;
+import dev.sluice.testsupport.ScriptedEngine;
+import dev.sluice.testsupport.ScriptedEngine.Reply;
+import dev.sluice.testsupport.ScriptedEngine.Transport;
 
 /**
  * Our transport reads each kind of body the engine sends, whatever the bytes'
@@ -28,7 +28,7 @@ import dev.sluice.testsupport.FakeEngine.Transport;
 class EngineHttpClientTest {
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    private FakeEngine engine;
+    private ScriptedEngine engine;
 
     @AfterEach
     void close() throws IOException {
@@ -39,7 +39,7 @@ class EngineHttpClientTest {
     }
 
     private String body(Transport transport, String response) throws IOException {
-        engine = FakeEngine.start(transport, request -> Reply.raw(response));
+        engine = ScriptedEngine.start(transport, request -> Reply.raw(response));
         EngineHttpClient client = new EngineHttpClient(
                 engine.host(),
                 Duration.ofSeconds(1),

@@ -14,17 +14,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.sluice.testsupport.FakeEngine;
-import dev.sluice.testsupport.FakeEngine.Fault;
-import dev.sluice.testsupport.FakeEngine.Reply;
-import dev.sluice.testsupport.FakeEngine.Transport;
+import dev.sluice.testsupport.ScriptedEngine;
+import dev.sluice.testsupport.ScriptedEngine.Fault;
+import dev.sluice.testsupport.ScriptedEngine.Reply;
+import dev.sluice.testsupport.ScriptedEngine.Transport;
 import dev.sluice.testsupport.TestDocker;
 
 /** The monitor against engines of our own: one missing, one whose ping goes slow, one whose calls hang. */
 class EngineMonitorTest {
 
     private final ExecutorService prober = Executors.newSingleThreadExecutor();
-    private FakeEngine engine;
+    private ScriptedEngine engine;
     private DockerClients clients;
 
     @AfterEach
@@ -56,7 +56,7 @@ class EngineMonitorTest {
     @Test
     void anEngineThatIsSlowOnceStaysAvailableButNotForever() {
         AtomicBoolean slow = new AtomicBoolean();
-        engine = FakeEngine.start(Transport.UNIX, request -> slow.get() ? Fault.SILENT : Reply.answer(200, "OK"));
+        engine = ScriptedEngine.start(Transport.UNIX, request -> slow.get() ? Fault.SILENT : Reply.answer(200, "OK"));
         EngineMonitor m = monitor(engine.host().toString());
         assertThat(m.check().available()).isTrue();
         slow.set(true);
@@ -71,7 +71,7 @@ class EngineMonitorTest {
     @Test
     void callsTimingOutTakeItDownThoughItAnswersItsPingUntilCallsAreAnsweredAgain() {
         AtomicBoolean wedged = new AtomicBoolean(true);
-        engine = FakeEngine.start(
+        engine = ScriptedEngine.start(
                 Transport.UNIX,
                 request -> request.endsWith("/_ping")
                         ? Reply.answer(200, "OK")

@@ -14,9 +14,9 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-import dev.sluice.testsupport.FakeEngine;
-import dev.sluice.testsupport.FakeEngineResource;
 import dev.sluice.testsupport.Profiles;
+import dev.sluice.testsupport.ScriptedEngine;
+import dev.sluice.testsupport.ScriptedEngineResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
@@ -29,17 +29,17 @@ import io.restassured.path.json.JsonPath;
  * answered again.
  */
 @QuarkusTest
-@TestProfile(Profiles.FakeEngine.class)
+@TestProfile(Profiles.ScriptedEngine.class)
 class WedgedEngineTest {
 
     @Test
     void aWedgedEngineEndsTheDispatchTakesReadinessDownAndRecovers() {
         awaitReady();
-        FakeEngine engine = FakeEngineResource.engine();
+        ScriptedEngine engine = ScriptedEngineResource.engine();
         // It still answers its ping and describes the image; its containers' calls, and the monitor's probes, hang.
         engine.replies(request -> request.endsWith("/_ping") || request.contains("/images/")
-                ? FakeEngineResource.healthy().apply(request)
-                : FakeEngine.Fault.SILENT);
+                ? ScriptedEngineResource.healthy().apply(request)
+                : ScriptedEngine.Fault.SILENT);
         try {
             long start = System.nanoTime();
             String id = submit(script("echo never"));
@@ -65,7 +65,7 @@ class WedgedEngineTest {
                     .statusCode(503)
                     .body("type", equalTo("urn:problem-type:sluice:engine-unavailable"));
         } finally {
-            engine.replies(FakeEngineResource.healthy());
+            engine.replies(ScriptedEngineResource.healthy());
         }
         awaitReady();
         given().get("/q/health/ready")

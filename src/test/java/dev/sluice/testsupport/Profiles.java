@@ -64,8 +64,8 @@ public final class Profiles {
         }
     }
 
-    /** An engine of our own (FakeEngineResource) whose calls can be made to hang, with a one-second call timeout. */
-    public static final class FakeEngine implements QuarkusTestProfile {
+    /** An engine of our own (ScriptedEngineResource) whose calls can be made to hang, with a one-second call timeout. */
+    public static final class ScriptedEngine implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("sluice.docker.call-timeout", "1s");
@@ -73,7 +73,7 @@ public final class Profiles {
 
         @Override
         public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(FakeEngineResource.class));
+            return List.of(new TestResourceEntry(ScriptedEngineResource.class));
         }
     }
 }

@@ -27,7 +27,7 @@ import java.util.function.Function;
  * connections it accepted and those it saw closed, so a test can tell that a
  * client gave up on a connection rather than leaving it open.
  */
-public final class FakeEngine implements AutoCloseable {
+public final class ScriptedEngine implements AutoCloseable {
 
     public enum Transport {
         UNIX,
@@ -68,30 +68,30 @@ public final class FakeEngine implements AutoCloseable {
     private final AtomicInteger accepted = new AtomicInteger();
     private final Set<SocketChannel> open = ConcurrentHashMap.newKeySet();
 
-    private FakeEngine(ServerSocketChannel server, URI host, Path dir, Function<String, Reply> replies) {
+    private ScriptedEngine(ServerSocketChannel server, URI host, Path dir, Function<String, Reply> replies) {
         this.server = server;
         this.host = host;
         this.dir = dir;
         this.replies = replies;
-        Thread acceptor = new Thread(this::accept, "fake-engine-accept");
+        Thread acceptor = new Thread(this::accept, "scripted-engine-accept");
         acceptor.setDaemon(true);
         acceptor.start();
     }
 
     /** @param replies from a request's method and path ({@code GET /containers/json?all=1}) to what to do */
-    public static FakeEngine start(Transport transport, Function<String, Reply> replies) {
+    public static ScriptedEngine start(Transport transport, Function<String, Reply> replies) {
         try {
             if (transport == Transport.UNIX) {
-                Path dir = Files.createTempDirectory("sluice-fake-engine");
+                Path dir = Files.createTempDirectory("sluice-scripted-engine");
                 Path socket = dir.resolve("engine.sock");
                 ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
                 server.bind(UnixDomainSocketAddress.of(socket));
-                return new FakeEngine(server, URI.create("unix://" + socket), dir, replies);
+                return new ScriptedEngine(server, URI.create("unix://" + socket), dir, replies);
             }
             ServerSocketChannel server = ServerSocketChannel.open();
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
-            return new FakeEngine(server, URI.create("tcp://127.0.0.1:" + port), null, replies);
+            return new ScriptedEngine(server, URI.create("tcp://127.0.0.1:" + port), null, replies);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -130,7 +130,7 @@ public final class FakeEngine implements AutoCloseable {
                 SocketChannel connection = server.accept();
                 accepted.incrementAndGet();
                 open.add(connection);
-                Thread handler = new Thread(() -> serve(connection), "fake-engine-connection");
+                Thread handler = new Thread(() -> serve(connection), "scripted-engine-connection");
                 handler.setDaemon(true);
                 handler.start();
             } catch (IOException e) {

@@ -7,38 +7,38 @@ import java.util.function.Function;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
- * A {@link FakeEngine} on a Unix socket for the worker under test, started
+ * A {@link ScriptedEngine} on a Unix socket for the worker under test, started
  * before it. It begins healthy: it answers its ping, knows the test agent
  * image, holds no containers and refuses the rest as the engine would. Tests
  * change its answers through {@link #engine()}.
  */
-public final class FakeEngineResource implements QuarkusTestResourceLifecycleManager {
+public final class ScriptedEngineResource implements QuarkusTestResourceLifecycleManager {
 
-    private static FakeEngine engine;
+    private static ScriptedEngine engine;
 
     /** The engine's answers while it is healthy. */
-    public static Function<String, FakeEngine.Reply> healthy() {
+    public static Function<String, ScriptedEngine.Reply> healthy() {
         return request -> {
             if (request.endsWith("/_ping")) {
-                return FakeEngine.Reply.answer(200, "OK");
+                return ScriptedEngine.Reply.answer(200, "OK");
             }
             if (request.startsWith("GET") && request.contains("/containers/json")) {
-                return FakeEngine.Reply.answer(200, "[]");
+                return ScriptedEngine.Reply.answer(200, "[]");
             }
             if (request.startsWith("GET") && request.contains("/images/sluice-agent")) {
-                return FakeEngine.Reply.answer(200, "{\"Id\":\"sha256:1\",\"Config\":{\"User\":\"\"}}");
+                return ScriptedEngine.Reply.answer(200, "{\"Id\":\"sha256:1\",\"Config\":{\"User\":\"\"}}");
             }
-            return FakeEngine.Reply.answer(404, "{\"message\":\"No such object\"}");
+            return ScriptedEngine.Reply.answer(404, "{\"message\":\"No such object\"}");
         };
     }
 
-    public static FakeEngine engine() {
+    public static ScriptedEngine engine() {
         return engine;
     }
 
     @Override
     public Map<String, String> start() {
-        engine = FakeEngine.start(FakeEngine.Transport.UNIX, healthy());
+        engine = ScriptedEngine.start(ScriptedEngine.Transport.UNIX, healthy());
         return Map.of("sluice.docker.host", engine.host().toString());
     }
 

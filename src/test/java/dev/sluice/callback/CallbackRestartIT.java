@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import dev.sluice.dispatch.Dispatch;
 import dev.sluice.dispatch.StoredDispatches;
 import dev.sluice.store.Jdbc;
+import dev.sluice.store.ResultFiles;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.Signatures;
 import dev.sluice.testsupport.TestStores;
@@ -55,7 +56,9 @@ class CallbackRestartIT {
                 Duration.ofHours(1),
                 () -> 0.5);
         CallbackStore outbox = new CallbackStore(jdbc, () -> schedule.first(clock.instant()));
-        StoredDispatches dispatches = new StoredDispatches(jdbc, outbox);
+        // Every worker over this store finds the result files in the same place, as they do under data-dir.
+        StoredDispatches dispatches =
+                new StoredDispatches(jdbc, outbox, new ResultFiles(db.resolveSibling("results"), jdbc, clock));
         CallbackClient client = new CallbackClient(
                 new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")), InetAddress::getAllByName),
                 Duration.ofSeconds(2),

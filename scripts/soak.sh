@@ -8,6 +8,7 @@
 #
 #   scripts/soak.sh          the bounded run (3 rounds; the suite runs it as SoakIT)
 #   scripts/soak.sh --long   20 rounds: 15 of 1 MiB results, 5 of 4 MiB
+#   scripts/soak.sh --rounds 3,5   3 rounds of 1 MiB results, then 5 of 4 MiB
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -143,7 +143,10 @@ public final class Harness {
     }
 
     private WorkerProcess worker(String logDriver, String... jvm) {
-        return WorkerProcess.start(env(logDriver), jvm.length == 0 ? new String[] {"-Xmx512m"} : jvm);
+        // The JVM settings the worker ships with (deploy/jvm.options), unless a scenario names its own.
+        return jvm.length == 0
+                ? WorkerProcess.startAsShipped(env(logDriver))
+                : WorkerProcess.start(env(logDriver), jvm);
     }
 
     /** Submits and returns the id; the result arrives at the receiver. */
@@ -237,7 +240,14 @@ public final class Harness {
                 "",
                 "≤ 1.0 s",
                 readyS <= 1.0);
-        row("P6", "resident memory when idle (JVM, -Xmx512m)", f(rssM) + " MiB", "", "", "≤ 128 MiB", rssM <= 128);
+        row(
+                "P6",
+                "resident memory when idle (shipped JVM settings)",
+                f(rssM) + " MiB",
+                "",
+                "",
+                "≤ 128 MiB",
+                rssM <= 128);
     }
 
     /** P3: a container that runs {@code true}, submit to callback received, against docker run --rm. */
@@ -432,7 +442,7 @@ public final class Harness {
                     + f(sizes.floodStderrBytes() / 1048576.0) + " MiB stderr)";
             row(
                     "P2",
-                    "RSS growth over idle under " + flood + " (-Xmx512m)",
+                    "RSS growth over idle under " + flood + " (shipped JVM settings)",
                     signed(peak[0] - idleRss) + " MiB (idle " + f(idleRss) + ", peak " + f(peak[0]) + ")",
                     "",
                     "",
@@ -608,7 +618,7 @@ public final class Harness {
                     Map<String, String> env = env("json-file");
                     env.put("SLUICE_DOCKER_MAX_CONCURRENT_CHANGES", Integer.toString(limit));
                     try (Receiver r = Receiver.on("127.0.0.1");
-                            WorkerProcess w = WorkerProcess.start(env, "-Xmx512m")) {
+                            WorkerProcess w = WorkerProcess.startAsShipped(env)) {
                         awaitCallback(r, submit(w, r, "true"), Duration.ofMinutes(5)); // not counted: a warm worker
                         List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
                         ScheduledSampler sampler = new ScheduledSampler(

@@ -101,7 +101,15 @@ public final class Soak {
     private Soak() {}
 
     public static void main(String[] args) throws Exception {
-        Plan plan = Arrays.asList(args).contains("--long") ? Plan.LONG : Plan.BOUNDED;
+        List<String> flags = Arrays.asList(args);
+        Plan plan = flags.contains("--long") ? Plan.LONG : Plan.BOUNDED;
+        int rounds = flags.indexOf("--rounds");
+        if (rounds >= 0) {
+            // --rounds A,B: A rounds of 1 MiB results, then B of 4 MiB
+            String[] ab = flags.get(rounds + 1).split(",");
+            plan = new Plan(
+                    "custom", Integer.parseInt(ab[0]), Integer.parseInt(ab[1]), plan.dispatches(), plan.orphans());
+        }
         Report report = run(plan);
         System.out.print(report.markdown());
         Files.writeString(Path.of("target/soak-report.md"), report.markdown());

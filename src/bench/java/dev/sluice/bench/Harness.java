@@ -421,6 +421,9 @@ public final class Harness {
                 + " >&2); wait";
         try (Receiver r = Receiver.on("127.0.0.1");
                 WorkerProcess w = worker("json-file")) {
+            // Idle means idle after one small dispatch: what its first use loads (classes, compiled code,
+            // the engine and callback clients' first connections) is not growth under the floods.
+            awaitCallback(r, submit(w, r, "echo warm"), Duration.ofMinutes(5));
             Thread.sleep(2000);
             double idleRss = Measure.rssMib(w.pid());
             double idleLive = heapAfterGc(w);

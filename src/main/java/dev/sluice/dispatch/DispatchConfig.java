@@ -70,7 +70,7 @@ public interface DispatchConfig {
      * Memory that results being finished may take at once: when many dispatches
      * end together, they take turns building and storing their results.
      */
-    @WithDefault("64M")
+    @WithDefault("24M")
     MemorySize finishMemory();
 
     /** How often the engine is pinged and the queue looked at (expiry, engine back). */

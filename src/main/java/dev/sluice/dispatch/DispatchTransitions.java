@@ -88,7 +88,7 @@ final class DispatchTransitions {
     boolean finish(DispatchResult result, DispatchSummary summary, From from, Outbox outbox) {
         String sql = "UPDATE dispatches SET status = ?, " + BODY_COLUMNS + ", summary = ?, finished_at = ?, "
                 + "started_at = COALESCE(started_at, ?) WHERE id = ? AND " + from.condition;
-        ResultBodies.Put body = bodies.put(result.dispatchId(), json.bytes(result));
+        ResultBodies.Put body = bodies.put(result.dispatchId(), out -> json.write(result, out));
         boolean stored = false;
         try {
             stored = jdbc.transaction("store result", tx -> {
@@ -142,7 +142,7 @@ final class DispatchTransitions {
                 for (Lost l : lost) {
                     Closing closing = close.apply(l);
                     DispatchResult r = closing.result();
-                    ResultBodies.Put body = bodies.put(l.id(), json.bytes(r));
+                    ResultBodies.Put body = bodies.put(l.id(), out -> json.write(r, out));
                     written.add(body);
                     if (tx.update(
                                     update,

@@ -14,8 +14,8 @@ import java.util.function.BooleanSupplier;
  */
 final class FinishingBudget {
 
-    /** Copies of the kept output that finishing holds at its peak. */
-    static final int COPIES = 3;
+    /** Copies of the kept output that finishing holds at its peak: the bounded texts, and the JSON where it is held (PostgreSQL). */
+    static final int COPIES = 2;
 
     private final Semaphore kibibytes;
     private final int total;

@@ -100,13 +100,15 @@ public final class OutputCollector {
     public CapturedOutput finish(SecretMasker masker) {
         byte[] headBytes = head.array();
         int headLength = head.length();
-        byte[] tailBytes = tail.toArray();
-        if (headLength + (long) tailBytes.length == written) {
+        // The ring is turned in place: finishing holds no second copy of the tail.
+        byte[] tailBytes = tail.inOrder();
+        int tailLength = tail.size();
+        if (headLength + (long) tailLength == written) {
             // Nothing was dropped: the stream is the head followed by the tail. It
             // can still be too long once ill-formed bytes become U+FFFD.
-            byte[] all = new byte[headLength + tailBytes.length];
+            byte[] all = new byte[headLength + tailLength];
             System.arraycopy(headBytes, 0, all, 0, headLength);
-            System.arraycopy(tailBytes, 0, all, headLength, tailBytes.length);
+            System.arraycopy(tailBytes, 0, all, headLength, tailLength);
             masker.mask(all, 0, all.length, true, true);
             long length = Utf8.sanitizedLength(all, 0, all.length);
             if (length <= cap) {
@@ -114,8 +116,8 @@ public final class OutputCollector {
             }
         }
         masker.mask(headBytes, 0, headLength, true, false);
-        masker.mask(tailBytes, 0, tailBytes.length, false, true);
-        return truncate(headBytes, headLength, tailBytes);
+        masker.mask(tailBytes, 0, tailLength, false, true);
+        return truncate(headBytes, headLength, tailBytes, tailLength);
     }
 
     /** The stream whole: the bytes themselves when they are well-formed already. */
@@ -128,21 +130,21 @@ public final class OutputCollector {
         return Utf8Text.wrap(text);
     }
 
-    private CapturedOutput truncate(byte[] headBytes, int headLength, byte[] tailBytes) {
+    private CapturedOutput truncate(byte[] headBytes, int headLength, byte[] tailBytes, int tailLength) {
         int budget = cap - marker.maxLength(written);
         int headBudget = budget / HEAD_SHARE_DIVISOR;
         int headEnd = cutHead(headBytes, headLength, headBudget);
-        int tailStart = cutTail(tailBytes, budget - headBudget);
-        long dropped = written - headEnd - (tailBytes.length - tailStart);
+        int tailStart = cutTail(tailBytes, tailLength, budget - headBudget);
+        long dropped = written - headEnd - (tailLength - tailStart);
 
         byte[] line = marker.render(dropped, written).getBytes(StandardCharsets.UTF_8);
         long kept = Utf8.sanitizedLength(headBytes, 0, headEnd)
                 + line.length
-                + Utf8.sanitizedLength(tailBytes, tailStart, tailBytes.length);
+                + Utf8.sanitizedLength(tailBytes, tailStart, tailLength);
         byte[] text = new byte[(int) kept];
         int at = Utf8.sanitize(headBytes, 0, headEnd, text, 0);
         System.arraycopy(line, 0, text, at, line.length);
-        Utf8.sanitize(tailBytes, tailStart, tailBytes.length, text, at + line.length);
+        Utf8.sanitize(tailBytes, tailStart, tailLength, text, at + line.length);
         return new CapturedOutput(Utf8Text.wrap(text), written, new Overflow(written, kept, dropped));
     }
 
@@ -182,8 +184,7 @@ public final class OutputCollector {
      * decodes to at most {@code budget} bytes, then moves forward to just after
      * a line break when one is near.
      */
-    private static int cutTail(byte[] bytes, int budget) {
-        int length = bytes.length;
+    private static int cutTail(byte[] bytes, int length, int budget) {
         int start = 0;
         while (start < length && start < 3 && Utf8.isContinuation(bytes[start])) {
             start++;

@@ -68,16 +68,28 @@ final class TailRing {
         return size;
     }
 
-    /** The held bytes, oldest first, in a new array. */
-    byte[] toArray() {
-        if (!wrapped || next == 0) {
-            return Arrays.copyOf(bytes, size);
+    /**
+     * The held bytes, oldest first, at the start of the ring's own array
+     * ({@link #size()} of them): the ring is turned in place, without a copy,
+     * and must not be appended to afterwards.
+     */
+    byte[] inOrder() {
+        if (wrapped && next != 0) {
+            // Rotate left by next: three reversals, in place.
+            reverse(bytes, 0, next);
+            reverse(bytes, next, size);
+            reverse(bytes, 0, size);
+            next = 0;
         }
-        byte[] out = new byte[size];
-        int older = size - next;
-        System.arraycopy(bytes, next, out, 0, older);
-        System.arraycopy(bytes, 0, out, older, next);
-        return out;
+        return bytes;
+    }
+
+    private static void reverse(byte[] b, int from, int to) {
+        for (int i = from, j = to - 1; i < j; i++, j--) {
+            byte t = b[i];
+            b[i] = b[j];
+            b[j] = t;
+        }
     }
 
     int allocated() {

@@ -1,5 +1,9 @@
 package dev.sluice.store;
 
+import java.io.IOException;
+import java.io.OutputStream;
+
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,13 +29,9 @@ public final class JsonColumns {
         }
     }
 
-    /** The value's JSON as UTF-8 bytes, written once. */
-    public byte[] bytes(Object value) {
-        try {
-            return json.writeValueAsBytes(value);
-        } catch (JsonProcessingException e) {
-            throw new StoreException("encode " + value.getClass().getSimpleName(), e);
-        }
+    /** Writes the value's JSON, in UTF-8, into {@code out}, which it leaves open. */
+    public void write(Object value, OutputStream out) throws IOException {
+        json.writer().without(JsonGenerator.Feature.AUTO_CLOSE_TARGET).writeValue(out, value);
     }
 
     /** {@code null} for SQL NULL. */

@@ -1,5 +1,8 @@
 package dev.sluice.store;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
@@ -19,8 +22,14 @@ public interface ResultBodies {
     /** A body ready to be named by a row: the values of its row's columns. */
     record Put(String file, byte[] inRow, long size) {}
 
+    /** What a body is made of, written once into wherever it is kept. */
+    @FunctionalInterface
+    interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
     /** Makes a body ready for a row to name. */
-    Put put(String dispatchId, byte[] json);
+    Put put(String dispatchId, Content content);
 
     /** Gives up a body no row came to name. */
     void discard(Put put);
@@ -54,7 +63,14 @@ public interface ResultBodies {
     static ResultBodies inRows() {
         return new ResultBodies() {
             @Override
-            public Put put(String dispatchId, byte[] json) {
+            public Put put(String dispatchId, Content content) {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                try {
+                    content.writeTo(bytes);
+                } catch (IOException e) {
+                    throw new StoreException("encode result of " + dispatchId, e);
+                }
+                byte[] json = bytes.toByteArray();
                 return new Put(null, json, json.length);
             }
 

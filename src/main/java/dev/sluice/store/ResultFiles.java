@@ -1,8 +1,10 @@
 package dev.sluice.store;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -36,7 +38,6 @@ public final class ResultFiles implements ResultBodies {
     private static final Logger LOG = Logger.getLogger(ResultFiles.class);
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}-[0-9a-f-]{36}\\.json");
     private static final String TEMPORARY = ".tmp";
-    /** Written in slices: a heap buffer written whole would be copied whole into a direct one. */
     private static final int SLICE = 64 * 1024;
 
     private final Path directory;
@@ -56,24 +57,25 @@ public final class ResultFiles implements ResultBodies {
         }
     }
 
+    /** The body is written straight into its file, never held whole on the heap. */
     @Override
-    public Put put(String dispatchId, byte[] json) {
+    public Put put(String dispatchId, Content content) {
         String name = dispatchId + "-" + UUID.randomUUID() + ".json";
         Path temporary = directory.resolve(name + TEMPORARY);
         try {
-            try (FileChannel out =
+            long size;
+            try (FileChannel file =
                     FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                for (int at = 0; at < json.length; at += SLICE) {
-                    ByteBuffer slice = ByteBuffer.wrap(json, at, Math.min(SLICE, json.length - at));
-                    while (slice.hasRemaining()) {
-                        out.write(slice);
-                    }
-                }
-                out.force(true);
+                // Buffered in slices: a large heap buffer written whole would be copied whole into a direct one.
+                OutputStream out = new BufferedOutputStream(Channels.newOutputStream(file), SLICE);
+                content.writeTo(out);
+                out.flush();
+                size = file.size();
+                file.force(true);
             }
             Files.move(temporary, directory.resolve(name), StandardCopyOption.ATOMIC_MOVE);
             forceDirectory();
-            return new Put(name, null, json.length);
+            return new Put(name, null, size);
         } catch (IOException e) {
             deleteQuietly(temporary);
             throw new StoreException("write result file " + name, e);

@@ -70,14 +70,18 @@ class StoreProducer {
     /** Probes on a thread of their own, so a hung store holds a prober, never a caller. */
     @Produces
     @Singleton
+    @Startup
     StoreMonitor storeMonitor(Database database, StoreConfig config, Clock clock) {
-        return new StoreMonitor(
+        StoreMonitor monitor = new StoreMonitor(
                 database.dataSource(),
                 database.kind().equals("h2"),
                 config.probeTimeout(),
                 config.stallTimeout(),
                 Executors.newSingleThreadExecutor(Threads.named("store-probe-")),
                 clock);
+        // Asked once at start-up, so readiness need not wait for the first scheduled probe.
+        monitor.probe();
+        return monitor;
     }
 
     @Produces

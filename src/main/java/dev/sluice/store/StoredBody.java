@@ -60,6 +60,16 @@ public interface StoredBody {
             public InputStream open() throws IOException {
                 return Files.newInputStream(file);
             }
+
+            /** Read into one array of the file's size, not grown and copied as a stream's would be. */
+            @Override
+            public byte[] bytes() {
+                try {
+                    return Files.readAllBytes(file);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
         };
     }
 }

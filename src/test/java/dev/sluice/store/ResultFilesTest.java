@@ -39,6 +39,10 @@ class ResultFilesTest {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
+    private static ResultBodies.Content content(byte[] bytes) {
+        return out -> out.write(bytes);
+    }
+
     private List<String> namesOnDisk() throws IOException {
         try (var listing = Files.list(dir)) {
             return listing.map(p -> p.getFileName().toString()).sorted().toList();
@@ -49,7 +53,7 @@ class ResultFilesTest {
     void aBodyIsWrittenWholeUnderANameOfItsOwnAndReadBackAsAStream() throws IOException {
         byte[] big = new byte[(5 << 20) + 123]; // more than one write slice
         big[big.length - 1] = 'z';
-        ResultBodies.Put put = files.put("d-1", big);
+        ResultBodies.Put put = files.put("d-1", content(big));
         assertThat(put.inRow()).isNull();
         assertThat(put.size()).isEqualTo(big.length);
         assertThat(put.file()).startsWith("d-1-").endsWith(".json");
@@ -64,8 +68,8 @@ class ResultFilesTest {
 
     @Test
     void twoFinishesOfOneDispatchNeverShareAFileAndTheLoserDiscardsItsOwn() throws IOException {
-        ResultBodies.Put winner = files.put("d-1", json("{\"a\":1}"));
-        ResultBodies.Put loser = files.put("d-1", json("{\"a\":2}"));
+        ResultBodies.Put winner = files.put("d-1", content(json("{\"a\":1}")));
+        ResultBodies.Put loser = files.put("d-1", content(json("{\"a\":2}")));
         assertThat(winner.file()).isNotEqualTo(loser.file());
         files.discard(loser);
         assertThat(namesOnDisk()).containsExactly(winner.file());
@@ -80,8 +84,8 @@ class ResultFilesTest {
 
     @Test
     void theSweepDeletesWhatNoRowNamesOnceSettledAndLooksAtEachFileOnce() throws IOException {
-        ResultBodies.Put named = files.put("d-named", json("{}"));
-        ResultBodies.Put orphan = files.put("d-orphan", json("{}"));
+        ResultBodies.Put named = files.put("d-named", content(json("{}")));
+        ResultBodies.Put orphan = files.put("d-orphan", content(json("{}")));
         Path temporary = dir.resolve("d-x-00000000-0000-0000-0000-000000000000.json.tmp");
         Files.writeString(temporary, "half");
         for (String f :
@@ -94,7 +98,7 @@ class ResultFilesTest {
                 T0,
                 named.file());
 
-        ResultBodies.Put fresh = files.put("d-fresh", json("{}")); // a finish whose row is about to commit
+        ResultBodies.Put fresh = files.put("d-fresh", content(json("{}"))); // a finish whose row is about to commit
         Files.setLastModifiedTime(dir.resolve(fresh.file()), FileTime.from(T0));
 
         assertThat(files.sweep(Duration.ofMinutes(1))).isEqualTo(2);

@@ -256,11 +256,14 @@ public final class Harness {
                 WorkerProcess w = worker("json-file")) {
             double first = timedDispatch(w, r, "true");
             List<Double> sluice = new ArrayList<>();
+            List<Double> polled = new ArrayList<>();
             List<Double> docker = new ArrayList<>();
             for (int i = 0; i < sizes.overheadRuns(); i++) {
                 sluice.add(timedDispatch(w, r, "true"));
+                polled.add(polledDispatch(w, "true"));
                 docker.add(cli("json-file", "true").seconds());
             }
+            double p50 = Measure.median(polled) * 1000;
             double s50 = Measure.median(sluice) * 1000;
             double d50 = Measure.median(docker) * 1000;
             double s95 = Measure.percentile(sluice, 95) * 1000;
@@ -276,6 +279,14 @@ public final class Harness {
                     signed(s50 - d50) + " ms",
                     "≤ CLI + 30 ms",
                     s50 <= d50 + 30);
+            row(
+                    "P3",
+                    "dispatch overhead p50, polled (submit, then the record until it holds the result)" + n,
+                    f(p50) + " ms",
+                    f(d50) + " ms",
+                    signed(p50 - d50) + " ms",
+                    "≤ CLI + 30 ms",
+                    p50 <= d50 + 30);
             row("P3", "dispatch overhead p95", f(s95) + " ms", f(d95) + " ms", signed(s95 - d95) + " ms", "", true);
             row(
                     "P3",
@@ -301,6 +312,22 @@ public final class Harness {
         String id = submit(w, r, script);
         awaitCallback(r, id, Duration.ofMinutes(5));
         return (System.nanoTime() - start) / 1e9;
+    }
+
+    /** Submit, then read the record every 2 ms until it holds the result: the way a client without a receiver sees it. */
+    private static double polledDispatch(WorkerProcess w, String script) throws Exception {
+        long start = System.nanoTime();
+        Map<String, Object> request = new HashMap<>(WorkerClient.script(script));
+        request.put("timeout", "PT2H");
+        String id = w.submit(request);
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
+        while (Instant.now().isBefore(deadline)) {
+            if (w.record(id).path("result").isObject()) {
+                return (System.nanoTime() - start) / 1e9;
+            }
+            Thread.sleep(2);
+        }
+        throw new IllegalStateException("no result in the record of " + id + " within 5 minutes");
     }
 
     /**

@@ -60,6 +60,31 @@ class StoreMonitorTest {
     }
 
     @Test
+    void theWorkersMonitorHasAskedTheStoreBeforeAnyoneReadsIt() {
+        // Readiness reads the last answer: it must not say "not checked yet" until the first scheduled probe.
+        StoreConfig config = new StoreConfig() {
+            @Override
+            public Duration probeInterval() {
+                return Duration.ofHours(1);
+            }
+
+            @Override
+            public Duration probeTimeout() {
+                return Duration.ofSeconds(1);
+            }
+
+            @Override
+            public Duration stallTimeout() {
+                return Duration.ofMinutes(2);
+            }
+        };
+        StoreMonitor monitor = new StoreProducer().storeMonitor(new Database(store, "h2"), config, clock);
+
+        assertThat(monitor.last().answering()).isTrue();
+        assertThat(monitor.embedded()).isTrue();
+    }
+
+    @Test
     void aHungStoreIsNotAnsweringAtOnceAndStalledOnlyAfterTheTimeout() {
         StoreMonitor monitor = monitor();
         monitor.probe();

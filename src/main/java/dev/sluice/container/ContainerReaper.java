@@ -18,7 +18,9 @@ import org.jboss.logging.Logger;
  * finished dispatches' containers that remain, only the newest are kept, as
  * many as {@code max-retained} and as much log as {@code max-retained-log-bytes}
  * allow: an engine holding thousands of exited containers stalls. Containers
- * of unfinished dispatches are left to reconciliation. Removal is idempotent.
+ * of unfinished dispatches are left to reconciliation. Containers labelled
+ * with another store are another deployment's, whose records this worker
+ * cannot see: they are never touched. Removal is idempotent.
  */
 public final class ContainerReaper {
 
@@ -64,16 +66,20 @@ public final class ContainerReaper {
     private final ContainerInventory containers;
     private final Endings endings;
     private final Retention keep;
+    private final String storeId;
 
-    public ContainerReaper(ContainerInventory containers, Endings endings, Retention keep) {
+    /** @param storeId the store {@code endings} reads, whose containers these are */
+    public ContainerReaper(ContainerInventory containers, Endings endings, Retention keep, String storeId) {
         this.containers = containers;
         this.endings = endings;
         this.keep = keep;
+        this.storeId = storeId;
     }
 
     /** Returns the dispatch ids whose containers were removed. */
     public List<String> reap(Instant now) {
-        List<ManagedContainer> all = containers.managed();
+        List<ManagedContainer> all =
+                containers.managed().stream().filter(c -> c.ofStore(storeId)).toList();
         Map<String, Ending> ended =
                 endings.of(all.stream().map(ManagedContainer::dispatchId).toList());
         List<ManagedContainer> doomed = new ArrayList<>();

@@ -269,6 +269,7 @@ public class ContainerRuntime implements ContainerInventory {
                             c.getId(),
                             c.getLabels().get(Labels.DISPATCH_ID),
                             c.getLabels().get(Labels.WORKER_ID),
+                            c.getLabels().get(Labels.STORE_ID),
                             c.getState() == null ? "" : c.getState(),
                             c.getCreated() == null ? Instant.EPOCH : Instant.ofEpochSecond(c.getCreated())))
                     .toList();

@@ -6,6 +6,12 @@ public final class Labels {
     public static final String PREFIX = "dev.sluice.";
     public static final String DISPATCH_ID = PREFIX + "dispatch-id";
     public static final String WORKER_ID = PREFIX + "worker-id";
+    /**
+     * The store that holds the dispatch's record. Workers on one engine with
+     * different stores (two deployments, a developer's worker beside a test
+     * run) must never take each other's containers for orphans.
+     */
+    public static final String STORE_ID = PREFIX + "store-id";
 
     private Labels() {}
 }

@@ -23,6 +23,7 @@ import dev.sluice.output.OutputLimits;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 import dev.sluice.store.ResultBodies;
+import dev.sluice.store.StoreIdentity;
 import dev.sluice.worker.Drain;
 import dev.sluice.worker.Worker;
 import dev.sluice.worker.WorkerConfig;
@@ -116,7 +117,8 @@ class DispatchProducer {
             ContainerConfig containerConfig,
             DispatchConfig config,
             Clock clock,
-            Worker worker) {
+            Worker worker,
+            StoreIdentity store) {
         return new DispatchRunner(
                 runtime,
                 logs,
@@ -126,7 +128,8 @@ class DispatchProducer {
                 new LogRetention(containerConfig),
                 new FinishingBudget(config.finishMemory().asLongValue()),
                 clock,
-                worker.id());
+                worker.id(),
+                store.id());
     }
 
     @Produces
@@ -229,8 +232,12 @@ class DispatchProducer {
     @Produces
     @Singleton
     ContainerReaper containerReaper(
-            ContainerRuntime runtime, DispatchStore store, ContainerConfig containers, WorkerConfig worker) {
+            ContainerRuntime runtime,
+            DispatchStore store,
+            StoreIdentity identity,
+            ContainerConfig containers,
+            WorkerConfig worker) {
         return new ContainerReaper(
-                runtime, store::endings, ContainerReaper.Retention.of(containers, worker.orphanGrace()));
+                runtime, store::endings, ContainerReaper.Retention.of(containers, worker.orphanGrace()), identity.id());
     }
 }

@@ -40,7 +40,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private final LogRetention retention;
     private final FinishingBudget budget;
     private final Clock clock;
-    private final String workerId;
+    /** The labels every container of this worker carries: who runs it, and which store holds its record. */
+    private final Map<String, String> ownerLabels;
 
     DispatchRunner(
             ContainerRuntime runtime,
@@ -51,7 +52,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             LogRetention retention,
             FinishingBudget budget,
             Clock clock,
-            String workerId) {
+            String workerId,
+            String storeId) {
         this.runtime = runtime;
         this.logs = logs;
         this.transitions = transitions;
@@ -60,7 +62,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         this.retention = retention;
         this.budget = budget;
         this.clock = clock;
-        this.workerId = workerId;
+        this.ownerLabels = Map.of(Labels.WORKER_ID, workerId, Labels.STORE_ID, storeId);
     }
 
     /** Runs a queued dispatch. Never throws: every failure ends as a result, or leaves the record for reconciliation. */
@@ -269,11 +271,17 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 env,
                 spec.workingDir(),
                 spec.input() != null,
-                Map.of(Labels.DISPATCH_ID, id, Labels.WORKER_ID, workerId),
+                labels(id),
                 spec.memoryBytes(),
                 spec.nanoCpus(),
                 spec.pids(),
                 spec.network());
+    }
+
+    private Map<String, String> labels(String id) {
+        Map<String, String> labels = new HashMap<>(ownerLabels);
+        labels.put(Labels.DISPATCH_ID, id);
+        return labels;
     }
 
     private void failed(String id, DispatchSpec spec, RuntimeException e) {

@@ -57,6 +57,12 @@ class StoreProducer {
         return new Jdbc(database.dataSource());
     }
 
+    @Produces
+    @Singleton
+    StoreIdentity storeIdentity(Jdbc jdbc) {
+        return StoreIdentity.of(jdbc);
+    }
+
     /** PostgreSQL keeps result bodies in their rows, the embedded store in files beside it (ADR 0017). */
     @Produces
     @Singleton

@@ -44,17 +44,20 @@ class ContainerReaperTest {
         return asked;
     };
 
+    private static final String STORE = "this-store";
+
     private final ContainerReaper reaper = reaper(500, 10L << 30);
 
     private ContainerReaper reaper(int maxRetained, long maxLogBytes) {
         return new ContainerReaper(
                 inventory,
                 endingsOf,
-                new ContainerReaper.Retention(RETENTION, GRACE, maxRetained, maxLogBytes, 128L << 20));
+                new ContainerReaper.Retention(RETENTION, GRACE, maxRetained, maxLogBytes, 128L << 20),
+                STORE);
     }
 
     private void container(String dispatchId, String state) {
-        containers.add(new ManagedContainer("c-" + dispatchId, dispatchId, "w", state, T0));
+        containers.add(new ManagedContainer("c-" + dispatchId, dispatchId, "w", STORE, state, T0));
     }
 
     /** A finished dispatch's stopped container, finished {@code minutesAgo} before T0, having printed {@code bytes}. */
@@ -113,6 +116,16 @@ class ContainerReaperTest {
         container("orphan", "exited");
         assertThat(reaper.reap(T0.plus(GRACE))).isEmpty();
         assertThat(reaper.reap(T0.plus(GRACE).plusSeconds(1))).containsExactly("orphan");
+    }
+
+    @Test
+    void anotherStoresContainersAreNeverTakenForOrphans() {
+        // Another deployment on the same engine: its records are in a store this worker cannot read.
+        containers.add(new ManagedContainer("c-theirs", "theirs", "w", "other-store", "running", T0));
+        containers.add(new ManagedContainer("c-old", "old", "w", null, "exited", T0)); // from before stores were named
+        container("ours", "exited");
+
+        assertThat(reaper.reap(T0.plus(Duration.ofDays(30)))).containsExactlyInAnyOrder("ours", "old");
     }
 
     @Test

@@ -84,7 +84,8 @@ class ContainerReaperIT {
                     runtime,
                     dispatches.store()::endings,
                     new ContainerReaper.Retention(
-                            Duration.ofHours(1), Duration.ofMinutes(5), 500, 10L << 30, 128L << 20));
+                            Duration.ofHours(1), Duration.ofMinutes(5), 500, 10L << 30, 128L << 20),
+                    "this-store");
             assertThat(reaper.reap(now)).doesNotContain(finished, unfinished, orphan, leftRunning);
 
             // Past the grace: the orphan and the container running for a closed dispatch go.

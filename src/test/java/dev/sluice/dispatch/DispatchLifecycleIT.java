@@ -25,6 +25,7 @@ import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
 
 import dev.sluice.container.DockerClients;
+import dev.sluice.store.StoreIdentity;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 
@@ -34,6 +35,9 @@ class DispatchLifecycleIT {
 
     @Inject
     DockerClients docker;
+
+    @Inject
+    StoreIdentity store;
 
     @Test
     void successReturnsExactOutputOfBothStreams() {
@@ -183,7 +187,8 @@ class DispatchLifecycleIT {
         assertThat(c.getConfig().getTty()).isFalse();
         assertThat(c.getConfig().getLabels())
                 .containsEntry("dev.sluice.dispatch-id", id)
-                .containsEntry("dev.sluice.worker-id", "sluice-test");
+                .containsEntry("dev.sluice.worker-id", "sluice-test")
+                .containsEntry("dev.sluice.store-id", store.id());
         assertThat(c.getConfig().getUser()).isEqualTo("65534:65534");
         var host = c.getHostConfig();
         assertThat(host.getNetworkMode()).isEqualTo("none");

@@ -84,7 +84,7 @@ class ReconcilerTest {
     }
 
     private void container(String id, String dispatchId, String workerId, Instant created) {
-        containers.add(new ManagedContainer(id, dispatchId, workerId, "running", created));
+        containers.add(new ManagedContainer(id, dispatchId, workerId, "store", "running", created));
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -14,14 +15,30 @@ import java.util.regex.Pattern;
  * check: other schemes, user info, hosts the URI parser cannot name, numeric
  * hosts in other than canonical form ({@code 127.1}, {@code 2130706433},
  * {@code 0177.0.0.1}, {@code 0x7f.0.0.1}, {@code [::ffff:127.0.0.1]}),
- * forbidden IP literals and localhost names. Odd spellings are refused even
- * when the address they spell is on the allow-list. Names are not resolved here: the addresses they resolve to are checked
- * when connecting ({@link GuardedDnsResolver}).
+ * forbidden IP literals, localhost names and the names of cloud metadata
+ * services (refused by name, since where the worker's DNS does not answer for
+ * them the connect-time check never sees their address; never a receiver, so
+ * not even the allow-list lets them through). Odd spellings are refused even
+ * when the address they spell is on the allow-list. Other names are not
+ * resolved here: the addresses they resolve to are checked when connecting
+ * ({@link GuardedDnsResolver}).
  */
 public final class CallbackUrlPolicy {
 
     private static final int MAX_LENGTH = 2048;
     private static final Pattern NUMERIC_LABEL = Pattern.compile("0x[0-9a-f]*|[0-9]+");
+
+    /** Cloud instance metadata services by name; their subdomains too. */
+    private static final Set<String> METADATA_HOSTS = Set.of(
+            "metadata", // Google Cloud's short name
+            "metadata.google.internal",
+            "metadata.goog",
+            "metadata.azure.com",
+            "instance-data", // AWS
+            "instance-data.ec2.internal",
+            "metadata.tencentyun.com",
+            "metadata.platformequinix.com",
+            "metadata.packet.net");
 
     private final AddressPolicy addresses;
 
@@ -56,6 +73,9 @@ public final class CallbackUrlPolicy {
         if (host.endsWith(".")) {
             host = host.substring(0, host.length() - 1);
         }
+        if (isMetadataHost(host)) {
+            return Optional.of("names a cloud metadata service");
+        }
         if (addresses.allowsHost(host)) {
             return Optional.empty();
         }
@@ -80,6 +100,17 @@ public final class CallbackUrlPolicy {
             return Optional.of("points at this machine");
         }
         return Optional.empty();
+    }
+
+    private static boolean isMetadataHost(String host) {
+        for (String name = host; ; name = name.substring(name.indexOf('.') + 1)) {
+            if (METADATA_HOSTS.contains(name)) {
+                return true;
+            }
+            if (name.indexOf('.') < 0) {
+                return false;
+            }
+        }
     }
 
     /** Every label a number (decimal, octal or hex), as inet_aton would read it. */

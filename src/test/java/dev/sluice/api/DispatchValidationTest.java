@@ -68,6 +68,10 @@ class DispatchValidationTest {
                         "{\"image\":\"x\",\"callbackUrl\":\"ftp://example.com/hook\"}", 422, List.of("callbackUrl")),
                 Arguments.of("{\"image\":\"x\",\"callbackUrl\":\"not a url\"}", 422, List.of("callbackUrl")),
                 Arguments.of(
+                        "{\"image\":\"x\",\"callbackUrl\":\"http://Metadata.Google.Internal./computeMetadata/v1/\"}",
+                        422,
+                        List.of("callbackUrl")),
+                Arguments.of(
                         "{\"image\":\"x\",\"metadata\":{\"big\":\"" + "m".repeat(17_000) + "\"}}",
                         422,
                         List.of("metadata")),

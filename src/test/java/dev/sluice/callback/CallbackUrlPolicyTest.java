@@ -40,6 +40,15 @@ class CallbackUrlPolicyTest {
                 "http://100.64.0.1/hook",
                 "http://100.100.100.200/latest",
                 "http://169.254.169.254/latest/meta-data",
+                // cloud metadata services by name, in any case, with a trailing dot, and below them
+                "http://metadata.google.internal/computeMetadata/v1/",
+                "http://METADATA.Google.Internal./computeMetadata/v1/",
+                "http://metadata/computeMetadata/v1/",
+                "http://metadata.goog/",
+                "http://metadata.azure.com/metadata/instance",
+                "http://instance-data/latest/meta-data",
+                "http://instance-data.ec2.internal./latest/",
+                "https://x.metadata.google.internal/hook",
                 "http://0.0.0.0/hook",
                 "http://0/hook",
                 "http://255.255.255.255/hook",
@@ -104,6 +113,18 @@ class CallbackUrlPolicyTest {
         assertThat(allowing.problem("http://[::ffff:127.0.0.1]/hook")).isPresent();
         assertThat(allowing.problem("http://127.1/hook")).isPresent();
         assertThat(allowing.problem("http://10.3.0.1/hook")).isPresent();
+    }
+
+    @org.junit.jupiter.api.Test
+    void aMetadataServiceIsRefusedEvenWhenAllowListed() {
+        CallbackUrlPolicy allowing =
+                new CallbackUrlPolicy(new AddressPolicy(List.of("metadata.google.internal", "instance-data")));
+        assertThat(allowing.problem("http://metadata.google.internal/computeMetadata/v1/"))
+                .contains("names a cloud metadata service");
+        assertThat(allowing.problem("http://instance-data/latest/")).contains("names a cloud metadata service");
+        // Names that only contain a metadata name are someone else's.
+        assertThat(policy.problem("https://metadata.example.com/hook")).isEmpty();
+        assertThat(policy.problem("https://my-instance-data.example/hook")).isEmpty();
     }
 
     @org.junit.jupiter.api.Test

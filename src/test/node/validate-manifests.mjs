@@ -8,7 +8,8 @@
 // Prints one line per resource, "ok" or "invalid" with every problem's field
 // path, then a summary; exits 0 only when every resource is valid.
 //
-// The schemas are kubernetes-models', which ships them compiled into ajv
+// The schemas are kubernetes-models' (and @kubernetes-models/prometheus-operator's
+// for that operator's resources), which ship them compiled into ajv
 // validators: they check types and required fields, but accept any property
 // they do not know. Strictness is added here without touching them: each
 // resource is validated through a proxy that records which properties the
@@ -21,13 +22,18 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
 
-/** The model class for apiVersion and kind, or null when kubernetes-models has none. */
+/** Packages with the models of API groups outside Kubernetes itself, by group. */
+const THIRD_PARTY = { "monitoring.coreos.com": "@kubernetes-models/prometheus-operator" };
+
+/** The model class for apiVersion and kind, or null when no models package has one. */
 async function modelFor(apiVersion, kind) {
     if (!/^([a-z0-9.-]+\/)?v[0-9]+((alpha|beta)[0-9]+)?$/.test(apiVersion) || !/^[A-Z][A-Za-z0-9]*$/.test(kind)) {
         return null;
     }
+    const group = apiVersion.includes("/") ? apiVersion.split("/")[0] : "";
+    const models = THIRD_PARTY[group] ?? "kubernetes-models";
     try {
-        const module = await import(`kubernetes-models/${apiVersion}/${kind}`);
+        const module = await import(`${models}/${apiVersion}/${kind}`);
         return module[kind] ?? null;
     } catch (e) {
         if (e.code === "ERR_PACKAGE_PATH_NOT_EXPORTED" || e.code === "ERR_MODULE_NOT_FOUND") {

@@ -14,13 +14,13 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
+import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
 import dev.sluice.dispatch.DispatchStore;
 import dev.sluice.dispatch.StoredResult;
 import dev.sluice.worker.CrashPoint;
-import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Sends what the outbox has due: claims deliveries, signs each attempt, POSTs
@@ -46,7 +46,7 @@ public final class CallbackDelivery {
     private final Semaphore capacity;
     private final int maxPerHost;
     private final Map<String, Semaphore> hosts = new ConcurrentHashMap<>();
-    private final MeterRegistry metrics;
+    private final Consumer<DeliveryAttempted> attempted;
 
     CallbackDelivery(
             CallbackStore outbox,
@@ -60,7 +60,7 @@ public final class CallbackDelivery {
             ExecutorService senders,
             int maxConcurrent,
             int maxPerHost,
-            MeterRegistry metrics) {
+            Consumer<DeliveryAttempted> attempted) {
         this.outbox = outbox;
         this.dispatches = dispatches;
         this.client = client;
@@ -73,7 +73,7 @@ public final class CallbackDelivery {
         this.senders = senders;
         this.capacity = new Semaphore(maxConcurrent);
         this.maxPerHost = maxPerHost;
-        this.metrics = metrics;
+        this.attempted = attempted;
     }
 
     /** Claims due deliveries up to the free capacity and starts them; returns how many it started. */
@@ -135,7 +135,7 @@ public final class CallbackDelivery {
         CrashPoint.DURING_DELIVERY.reached();
         CallbackStore.Outcome outcome = outcome(due, attempt);
         outbox.record(due, worker, outcome);
-        count(attempt, outcome);
+        attempted.accept(attempted(attempt, outcome));
         LOG.infof(
                 "callback %s attempt %d to %s: %s in %d ms%s",
                 due.webhookId(),
@@ -171,21 +171,27 @@ public final class CallbackDelivery {
                         attempt.durationMs()));
     }
 
-    private void count(CallbackClient.Attempt attempt, CallbackStore.Outcome outcome) {
-        metrics.counter("sluice.callbacks.attempts").increment();
+    private static DeliveryAttempted attempted(CallbackClient.Attempt attempt, CallbackStore.Outcome outcome) {
+        DeliveryAttempted.Outcome made = switch (outcome.state()) {
+            case DELIVERED -> DeliveryAttempted.Outcome.DELIVERED;
+            case PENDING -> DeliveryAttempted.Outcome.RETRY;
+            case DEAD ->
+                Integer.valueOf(410).equals(attempt.status())
+                        ? DeliveryAttempted.Outcome.GONE
+                        : DeliveryAttempted.Outcome.EXHAUSTED;
+        };
+        return new DeliveryAttempted(made, failure(attempt), Duration.ofMillis(attempt.durationMs()));
+    }
+
+    /** Why an attempt got no 2xx, in a word; {@code null} when it was delivered. */
+    private static String failure(CallbackClient.Attempt attempt) {
         if (attempt.delivered()) {
-            metrics.counter("sluice.callbacks.delivered").increment();
-        } else {
-            String reason = attempt.status() == null
-                    ? attempt.failure().reason
-                    : attempt.status() >= 300 && attempt.status() < 400
-                            ? "redirect"
-                            : "http_" + attempt.status() / 100 + "xx";
-            metrics.counter("sluice.callbacks.failures", "reason", reason).increment();
+            return null;
         }
-        if (outcome.state() == DeliveryState.DEAD) {
-            metrics.counter("sluice.callbacks.dead").increment();
+        if (attempt.status() == null) {
+            return attempt.failure().reason;
         }
+        return attempt.status() >= 300 && attempt.status() < 400 ? "redirect" : "http_" + attempt.status() / 100 + "xx";
     }
 
     private static String hostOf(String url) {

@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -18,7 +19,6 @@ import dev.sluice.concurrent.Threads;
 import dev.sluice.dispatch.DispatchStore;
 import dev.sluice.store.Jdbc;
 import dev.sluice.worker.Worker;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Identifier;
 
@@ -101,7 +101,7 @@ class CallbackProducer {
             Worker worker,
             CallbackConfig config,
             @Identifier("callback-senders") ExecutorService senders,
-            MeterRegistry metrics) {
+            Event<DeliveryAttempted> attempts) {
         return new CallbackDelivery(
                 outbox,
                 dispatches,
@@ -114,7 +114,7 @@ class CallbackProducer {
                 senders,
                 config.maxConcurrent(),
                 config.maxPerHost(),
-                metrics);
+                attempts::fire);
     }
 
     @Produces

@@ -1,5 +1,6 @@
 package dev.sluice.callback;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -124,6 +125,15 @@ public class CallbackStore implements Outbox {
                     due.dispatchId());
             return true;
         });
+    }
+
+    /**
+     * Deliveries waiting for an attempt, in the whole outbox (every worker's),
+     * counted by a query the database cancels after {@code timeout}.
+     */
+    public long pending(Duration timeout) {
+        return jdbc.oneWithin(timeout, "SELECT COUNT(*) FROM callbacks WHERE state = 'pending'", row -> row.number(1))
+                .orElse(0L);
     }
 
     /** Gives a claim back without an attempt (the receiving host was busy). */

@@ -3,6 +3,7 @@ package dev.sluice.container;
 import java.time.Clock;
 import java.util.concurrent.Executors;
 
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -17,8 +18,8 @@ class ContainerProducer {
 
     @Produces
     @Singleton
-    DockerClients dockerClients(DockerConfig config) {
-        return DockerClients.connect(config);
+    DockerClients dockerClients(DockerConfig config, Event<EngineCall> calls) {
+        return DockerClients.connect(config, calls::fire);
     }
 
     void close(@Disposes DockerClients clients) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.function.Consumer;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
@@ -24,7 +25,8 @@ import dev.sluice.concurrent.Threads;
  * All run over {@link EngineHttpClient}, a connection per call, so a call never
  * queues behind another. Creates, starts and removals are paced by
  * {@link EngineChanges}; answers and timeouts are recorded in
- * {@link EngineCalls} for readiness.
+ * {@link EngineCalls} for readiness, and every call is announced as an
+ * {@link EngineCall}.
  */
 public final class DockerClients implements AutoCloseable {
 
@@ -39,28 +41,38 @@ public final class DockerClients implements AutoCloseable {
     private final DockerClient streaming;
     private final ExecutorService stdinWriters;
 
-    private DockerClients(DockerClientConfig clientConfig, DockerConfig config) {
+    private DockerClients(DockerClientConfig clientConfig, DockerConfig config, Consumer<EngineCall> observed) {
         this.host = clientConfig.getDockerHost();
         // One thread closes the connections of calls that overran; cancelled deadlines leave its queue at once.
         this.deadlines = new ScheduledThreadPoolExecutor(1, Threads.named("docker-deadline-"));
         deadlines.setRemoveOnCancelPolicy(true);
         this.calls = new EngineCalls(config.callTimeout(), Clock.systemUTC());
         this.changes = new EngineChanges(config.maxConcurrentChanges(), config.callTimeout());
-        this.controlHttp = http(config, config.callTimeout(), EngineHttpClient.Scope.WHOLE_CALL, calls);
-        this.streamingHttp = http(config, config.callTimeout(), EngineHttpClient.Scope.UNTIL_HEAD, calls);
+        this.controlHttp = http(config, config.callTimeout(), EngineHttpClient.Scope.WHOLE_CALL, calls, observed);
+        this.streamingHttp = http(config, config.callTimeout(), EngineHttpClient.Scope.UNTIL_HEAD, calls, observed);
         // A slow ping has a rule of its own (EngineMonitor): it is not a call timing out.
-        this.pingHttp = http(config, config.pingTimeout(), EngineHttpClient.Scope.WHOLE_CALL, null);
+        this.pingHttp = http(config, config.pingTimeout(), EngineHttpClient.Scope.WHOLE_CALL, null, observed);
         this.control = DockerClientImpl.getInstance(clientConfig, controlHttp);
         this.streaming = DockerClientImpl.getInstance(clientConfig, streamingHttp);
         this.stdinWriters = Executors.newCachedThreadPool(Threads.named("docker-stdin-"));
     }
 
     private EngineHttpClient http(
-            DockerConfig config, Duration timeout, EngineHttpClient.Scope scope, EngineCalls recorded) {
-        return new EngineHttpClient(host, config.connectTimeout(), timeout, scope, deadlines, recorded);
+            DockerConfig config,
+            Duration timeout,
+            EngineHttpClient.Scope scope,
+            EngineCalls recorded,
+            Consumer<EngineCall> observed) {
+        return new EngineHttpClient(host, config.connectTimeout(), timeout, scope, deadlines, recorded, observed);
     }
 
+    /** Clients whose calls are announced to nobody. */
     public static DockerClients connect(DockerConfig config) {
+        return connect(config, call -> {});
+    }
+
+    /** @param observed told of every call to the engine */
+    public static DockerClients connect(DockerConfig config, Consumer<EngineCall> observed) {
         DefaultDockerClientConfig.Builder builder = DefaultDockerClientConfig.createDefaultConfigBuilder();
         config.host().ifPresent(builder::withDockerHost);
         DockerClientConfig clientConfig = builder.build();
@@ -69,7 +81,7 @@ public final class DockerClients implements AutoCloseable {
             throw new IllegalArgumentException("sluice.docker.host " + clientConfig.getDockerHost()
                     + " is not supported: use a unix:// socket or a plain tcp:// endpoint, without TLS");
         }
-        return new DockerClients(clientConfig, config);
+        return new DockerClients(clientConfig, config, observed);
     }
 
     public DockerClient control() {

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
 
 import com.github.dockerjava.transport.DockerHttpClient;
 
@@ -30,6 +31,9 @@ import com.github.dockerjava.transport.DockerHttpClient;
  * nothing waits for a pooled connection, and none goes stale across an engine
  * restart. Over a local socket a connection costs a few tens of microseconds
  * (ADR 0016 has the measurement).
+ *
+ * <p>Every call is announced as an {@link EngineCall}, once its answer's head
+ * has come or it has failed.
  */
 final class EngineHttpClient implements DockerHttpClient {
 
@@ -49,9 +53,11 @@ final class EngineHttpClient implements DockerHttpClient {
     private final Scope scope;
     private final ScheduledExecutorService timer;
     private final EngineCalls calls;
+    private final Consumer<EngineCall> observed;
 
     /**
-     * @param calls where answers and timeouts are recorded for readiness, or {@code null} to record nothing
+     * @param calls    where answers and timeouts are recorded for readiness, or {@code null} to record nothing
+     * @param observed told of every call, for metrics
      */
     EngineHttpClient(
             URI host,
@@ -59,13 +65,15 @@ final class EngineHttpClient implements DockerHttpClient {
             Duration timeout,
             Scope scope,
             ScheduledExecutorService timer,
-            EngineCalls calls) {
+            EngineCalls calls,
+            Consumer<EngineCall> observed) {
         this.host = host;
         this.connectTimeout = connectTimeout;
         this.timeout = timeout;
         this.scope = scope;
         this.timer = timer;
         this.calls = calls;
+        this.observed = observed;
     }
 
     @Override
@@ -81,7 +89,7 @@ final class EngineHttpClient implements DockerHttpClient {
             ByteBuffer buffer = ByteBuffer.allocate(HEAD_BUFFER);
             EngineSocket.Head head = exchange.socket.readHead(buffer);
             // A refusal's body is short and read at once: it stays within the deadline.
-            exchange.answered(scope == Scope.UNTIL_HEAD && head.status() / 100 == 2);
+            exchange.answered(head.status(), scope == Scope.UNTIL_HEAD && head.status() / 100 == 2);
             return new EngineResponse(exchange, head, new ResponseBody(exchange, head, buffer));
         } catch (IOException e) {
             throw exchange.failed(e);
@@ -99,11 +107,11 @@ final class EngineHttpClient implements DockerHttpClient {
         try {
             EngineSocket.Head head = exchange.socket.upgrade(method, path, rest);
             if (head.status() == 101 || head.status() == 200) {
-                exchange.answered(true);
+                exchange.answered(head.status(), true);
                 return new Upgrade(exchange.socket, head.status(), null);
             }
             String error = exchange.socket.errorBody(head, rest);
-            exchange.answered(true);
+            exchange.answered(head.status(), true);
             exchange.socket.close();
             return new Upgrade(null, head.status(), error);
         } catch (IOException e) {
@@ -117,13 +125,15 @@ final class EngineHttpClient implements DockerHttpClient {
     private Exchange open(String method, String path) {
         int query = path.indexOf('?');
         String call = method + " " + (query < 0 ? path : path.substring(0, query));
+        String operation = EngineCall.operation(method, path);
         EngineSocket socket;
         try {
             socket = EngineSocket.open(host);
         } catch (IOException e) {
+            observed.accept(new EngineCall(operation, EngineCall.Outcome.UNREACHABLE, Duration.ZERO));
             throw new UncheckedIOException(e);
         }
-        Exchange exchange = new Exchange(call, socket, socket.closeAfter(timeout, timer));
+        Exchange exchange = new Exchange(call, operation, socket, socket.closeAfter(timeout, timer));
         try {
             socket.connect(connectTimeout);
         } catch (IOException e) {
@@ -148,19 +158,25 @@ final class EngineHttpClient implements DockerHttpClient {
     /** One call's connection, deadline and outcome. */
     private final class Exchange {
         final String call;
+        final String operation;
         final EngineSocket socket;
         final EngineSocket.Deadline deadline;
         final Instant sentAt;
+        final long started = System.nanoTime();
+        /** Announced already: a body cut after the head does not make a second call of it. */
+        boolean announced;
 
-        Exchange(String call, EngineSocket socket, EngineSocket.Deadline deadline) {
+        Exchange(String call, String operation, EngineSocket socket, EngineSocket.Deadline deadline) {
             this.call = call;
+            this.operation = operation;
             this.socket = socket;
             this.deadline = deadline;
             this.sentAt = calls == null ? null : calls.now();
         }
 
         /** The engine answered in time; with {@code done}, the deadline no longer applies. */
-        void answered(boolean done) {
+        void answered(int status, boolean done) {
+            announce(status >= 500 ? EngineCall.Outcome.ERROR : EngineCall.Outcome.OK);
             if (calls != null) {
                 calls.answered(sentAt);
             }
@@ -175,10 +191,12 @@ final class EngineHttpClient implements DockerHttpClient {
             if (!deadline.disarm()) {
                 return timedOut(cause);
             }
+            announce(EngineCall.Outcome.UNREACHABLE);
             return new UncheckedIOException(cause);
         }
 
         UncheckedIOException timedOut(IOException cause) {
+            announce(EngineCall.Outcome.TIMEOUT);
             if (calls != null) {
                 calls.timedOut(call, deadline.timeout());
             }
@@ -190,6 +208,13 @@ final class EngineHttpClient implements DockerHttpClient {
         void close() {
             deadline.disarm();
             socket.close();
+        }
+
+        private void announce(EngineCall.Outcome outcome) {
+            if (!announced) {
+                announced = true;
+                observed.accept(new EngineCall(operation, outcome, Duration.ofNanos(System.nanoTime() - started)));
+            }
         }
     }
 

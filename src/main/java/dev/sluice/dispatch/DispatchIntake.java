@@ -4,9 +4,9 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 import dev.sluice.store.StoreException;
-import io.micrometer.core.instrument.Counter;
 
 /**
  * Accepts dispatches. Acceptance is idempotent by client id, and checked
@@ -26,7 +26,7 @@ public class DispatchIntake {
     private final BooleanSupplier draining;
     private final Clock clock;
     private final String workerId;
-    private final Counter accepted;
+    private final Consumer<DispatchAccepted> accepted;
 
     DispatchIntake(
             DispatchStore store,
@@ -37,7 +37,7 @@ public class DispatchIntake {
             BooleanSupplier draining,
             Clock clock,
             String workerId,
-            Counter accepted) {
+            Consumer<DispatchAccepted> accepted) {
         this.store = store;
         this.scheduler = scheduler;
         this.vault = vault;
@@ -90,7 +90,7 @@ public class DispatchIntake {
         }
         vault.put(id, spec.secrets());
         scheduler.submit(id, spec);
-        accepted.increment();
+        accepted.accept(new DispatchAccepted(id));
         return new Accepted(queued(record), true);
     }
 

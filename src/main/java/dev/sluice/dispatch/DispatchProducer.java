@@ -27,7 +27,6 @@ import dev.sluice.store.StoreIdentity;
 import dev.sluice.worker.Drain;
 import dev.sluice.worker.Worker;
 import dev.sluice.worker.WorkerConfig;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.common.annotation.Identifier;
 
 class DispatchProducer {
@@ -142,17 +141,15 @@ class DispatchProducer {
             ContainerStopper stopper,
             @Identifier("dispatch-timer") ScheduledExecutorService timer,
             Clock clock,
-            MeterRegistry metrics) {
-        DispatchScheduler scheduler = new DispatchScheduler(
+            Event<QueueWait> waits) {
+        return new DispatchScheduler(
                 DispatchScheduler.Capacity.of(config),
                 workers,
                 runner,
                 engine::available,
                 id -> new Execution(id, stopper::stop, timer),
+                waits::fire,
                 clock);
-        metrics.gauge("sluice.dispatches.running", scheduler, DispatchScheduler::running);
-        metrics.gauge("sluice.dispatches.queued", scheduler, DispatchScheduler::queued);
-        return scheduler;
     }
 
     @Produces
@@ -166,7 +163,7 @@ class DispatchProducer {
             Drain drain,
             Clock clock,
             Worker worker,
-            MeterRegistry metrics) {
+            Event<DispatchAccepted> accepted) {
         return new DispatchIntake(
                 store,
                 scheduler,
@@ -176,7 +173,7 @@ class DispatchProducer {
                 drain::draining,
                 clock,
                 worker.id(),
-                metrics.counter("sluice.dispatches.accepted"));
+                accepted::fire);
     }
 
     @Produces

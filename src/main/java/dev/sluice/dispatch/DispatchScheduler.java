@@ -26,7 +26,7 @@ import dev.sluice.worker.Drain;
  * {@code maxQueueWait} ends as {@code error}. Queued dispatches hold their
  * secrets here, in memory only.
  */
-final class DispatchScheduler implements Drain.InFlight {
+final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
 
     /** A dispatch waiting for a slot. */
     record Queued(String id, DispatchSpec spec, Instant queuedAt) {}
@@ -62,6 +62,7 @@ final class DispatchScheduler implements Drain.InFlight {
     private final Runner runner;
     private final BooleanSupplier engineAvailable;
     private final Function<String, Execution> newExecution;
+    private final Consumer<QueueWait> waits;
     private final Clock clock;
 
     private final Deque<Queued> queue = new ArrayDeque<>();
@@ -72,6 +73,7 @@ final class DispatchScheduler implements Drain.InFlight {
     /**
      * @param workers      runs each dispatch on a thread of its own
      * @param newExecution makes the in-flight state of a dispatch leaving the queue
+     * @param waits        told how long each dispatch waited, as it leaves the queue for a slot
      */
     DispatchScheduler(
             Capacity capacity,
@@ -79,6 +81,7 @@ final class DispatchScheduler implements Drain.InFlight {
             Runner runner,
             BooleanSupplier engineAvailable,
             Function<String, Execution> newExecution,
+            Consumer<QueueWait> waits,
             Clock clock) {
         this.maxRunning = capacity.maxRunning();
         this.capacity = capacity.maxRunning() + capacity.maxQueued();
@@ -87,6 +90,7 @@ final class DispatchScheduler implements Drain.InFlight {
         this.runner = runner;
         this.engineAvailable = engineAvailable;
         this.newExecution = newExecution;
+        this.waits = waits;
         this.clock = clock;
     }
 
@@ -125,6 +129,7 @@ final class DispatchScheduler implements Drain.InFlight {
     synchronized void drain() {
         while (running < maxRunning && !queue.isEmpty() && engineAvailable.getAsBoolean()) {
             Queued next = queue.pollFirst();
+            waits.accept(new QueueWait(Duration.between(next.queuedAt(), clock.instant())));
             running++;
             Execution execution = newExecution.apply(next.id());
             executions.put(next.id(), execution);
@@ -210,7 +215,8 @@ final class DispatchScheduler implements Drain.InFlight {
         return running;
     }
 
-    synchronized int queued() {
+    @Override
+    public synchronized int queued() {
         return queue.size();
     }
 }

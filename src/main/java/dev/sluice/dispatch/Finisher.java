@@ -42,7 +42,7 @@ final class Finisher {
             return false;
         }
         CrashPoint.AFTER_STORE.reached();
-        announce.accept(new DispatchFinished(result.dispatchId(), result.status()));
+        announce.accept(DispatchFinished.of(result, ending.stdout(), ending.stderr()));
         return true;
     }
 
@@ -67,7 +67,8 @@ final class Finisher {
             DispatchResult result = ending.result();
             return new DispatchTransitions.Closing(result, ending.summary(result));
         });
-        closed.forEach(result -> announce.accept(new DispatchFinished(result.dispatchId(), result.status())));
+        closed.forEach(
+                result -> announce.accept(DispatchFinished.of(result, CapturedOutput.EMPTY, CapturedOutput.EMPTY)));
         return closed.stream().map(DispatchResult::dispatchId).toList();
     }
 }

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -12,6 +13,8 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -20,7 +23,8 @@ import javax.sql.DataSource;
  * statements with plain parameters, rows read through {@link Row}, and
  * transactions that either commit whole or roll back. Times travel as UTC
  * offsets, so the JVM's time zone never shifts them. Every failure becomes a
- * {@link StoreException} naming the statement.
+ * {@link StoreException} naming the statement. Every write is announced as a
+ * {@link StoreWrite}, with how long it took.
  */
 public final class Jdbc {
 
@@ -28,9 +32,16 @@ public final class Jdbc {
     private static final String UNIQUE_VIOLATION = "23505";
 
     private final DataSource dataSource;
+    private final Consumer<StoreWrite> writes;
 
+    /** A store whose writes are announced to nobody. */
     public Jdbc(DataSource dataSource) {
+        this(dataSource, write -> {});
+    }
+
+    public Jdbc(DataSource dataSource, Consumer<StoreWrite> writes) {
         this.dataSource = dataSource;
+        this.writes = writes;
     }
 
     /** Maps the current row of a query. */
@@ -55,28 +66,43 @@ public final class Jdbc {
         return onConnection(sql, c -> new Tx(c).one(sql, mapper, args));
     }
 
+    /**
+     * The first row of a query that the database cancels after {@code timeout}
+     * (in whole seconds, at least one), for figures read on a schedule.
+     */
+    public <T> Optional<T> oneWithin(Duration timeout, String sql, RowMapper<T> mapper, Object... args) {
+        int seconds = (int) Math.max(1, timeout.toSeconds());
+        return onConnection(sql, c -> new Tx(c).one(seconds, sql, mapper, args));
+    }
+
     /** One statement, auto-committed; returns the rows it changed. */
     public int update(String sql, Object... args) {
-        return onConnection(sql, c -> new Tx(c).update(sql, args));
+        return timed(StoreWrite.ofStatement(sql), () -> onConnection(sql, c -> new Tx(c).update(sql, args)));
     }
 
     /** An insert that may meet an existing key: false then, and nothing changed. */
     public boolean insertIfAbsent(String sql, Object... args) {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(sql)) {
-            bind(ps, args);
-            ps.executeUpdate();
-            return true;
-        } catch (SQLException e) {
-            if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
-                return false;
+        return timed(StoreWrite.ofStatement(sql), () -> {
+            try (Connection c = dataSource.getConnection();
+                    PreparedStatement ps = c.prepareStatement(sql)) {
+                bind(ps, args);
+                ps.executeUpdate();
+                return true;
+            } catch (SQLException e) {
+                if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                    return false;
+                }
+                throw new StoreException(describe(sql), e);
             }
-            throw new StoreException(describe(sql), e);
-        }
+        });
     }
 
     /** Runs {@code work} in a transaction: committed when it returns, rolled back when it throws. */
     public <T> T transaction(String operation, Work<T> work) {
+        return timed(StoreWrite.ofTransaction(operation), () -> inTransaction(operation, work));
+    }
+
+    private <T> T inTransaction(String operation, Work<T> work) {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
@@ -125,7 +151,13 @@ public final class Jdbc {
         }
 
         public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) {
+            return one(0, sql, mapper, args);
+        }
+
+        /** @param timeoutSeconds after which the database cancels the query; 0 for never */
+        private <T> Optional<T> one(int timeoutSeconds, String sql, RowMapper<T> mapper, Object... args) {
             try (PreparedStatement ps = connection.prepareStatement(sql)) {
+                ps.setQueryTimeout(timeoutSeconds);
                 bind(ps, args);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.ofNullable(mapper.map(new Row(rs, sql))) : Optional.empty();
@@ -232,6 +264,19 @@ public final class Jdbc {
         @FunctionalInterface
         private interface Column<T> {
             T get() throws SQLException;
+        }
+    }
+
+    /** Runs a write and announces it, whether it committed or failed. */
+    private <T> T timed(String operation, Supplier<T> write) {
+        long start = System.nanoTime();
+        boolean failed = true;
+        try {
+            T result = write.get();
+            failed = false;
+            return result;
+        } finally {
+            writes.accept(new StoreWrite(operation, Duration.ofNanos(System.nanoTime() - start), failed));
         }
     }
 

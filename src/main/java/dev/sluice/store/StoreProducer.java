@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Executors;
 
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
@@ -53,8 +54,8 @@ class StoreProducer {
 
     @Produces
     @Singleton
-    Jdbc jdbc(Database database) {
-        return new Jdbc(database.dataSource());
+    Jdbc jdbc(Database database, Event<StoreWrite> writes) {
+        return new Jdbc(database.dataSource(), writes::fire);
     }
 
     @Produces

@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.testsupport.Receiver;
+import dev.sluice.testsupport.Scrape;
 import dev.sluice.testsupport.Signatures;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -85,11 +86,13 @@ class CallbackDeliveryIT {
         assertThat(record.getString("callback.deliveredAt")).isNotNull();
         assertThat(record.getString("callback.nextAttemptAt")).isNull();
         assertThat(record.getList("callback.history.status", Integer.class)).containsExactly(500, 500, 500, 500, 200);
-        String metrics = given().get("/q/metrics").then().extract().asString();
-        assertThat(metrics)
-                .contains("sluice_callbacks_attempts_total")
-                .contains("sluice_callbacks_delivered_total")
-                .contains("sluice_callbacks_failures_total{reason=\"http_5xx\"}");
+        Scrape metrics = Scrape.take();
+        assertThat(metrics.value("sluice_callback_attempt_duration_seconds_count{outcome=\"retry\"}"))
+                .isGreaterThanOrEqualTo(4);
+        assertThat(metrics.value("sluice_callback_attempt_duration_seconds_count{outcome=\"delivered\"}"))
+                .isGreaterThanOrEqualTo(1);
+        assertThat(metrics.value("sluice_callback_attempt_failures_total{reason=\"http_5xx\"}"))
+                .isGreaterThanOrEqualTo(4);
     }
 
     @Test

@@ -1,11 +1,13 @@
 package dev.sluice.callback;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -20,7 +22,6 @@ import dev.sluice.testsupport.MutableClock;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.Signatures;
 import dev.sluice.testsupport.TestStores;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
  * The delivery schedule, with a clock the test moves and attempts the test
@@ -39,6 +40,7 @@ class CallbackDeliveryTest {
     private final Jdbc jdbc = TestStores.migrated(TestStores.h2());
     private final CallbackStore outbox = new CallbackStore(jdbc, () -> schedule.first(clock.instant()));
     private final StoredDispatches dispatches = new StoredDispatches(jdbc, outbox);
+    private final List<DeliveryAttempted> attempted = new CopyOnWriteArrayList<>();
 
     @AfterEach
     void close() {
@@ -66,7 +68,7 @@ class CallbackDeliveryTest {
                 senders,
                 maxConcurrent,
                 maxPerHost,
-                new SimpleMeterRegistry());
+                attempted::add);
     }
 
     private void finished(String id) {
@@ -136,6 +138,11 @@ class CallbackDeliveryTest {
         assertThat(requests.get(1).bodyText()).isEqualTo(requests.get(0).bodyText());
         assertThat(requests.get(1).header("webhook-timestamp"))
                 .isEqualTo(Long.toString(T0.plusSeconds(10).getEpochSecond()));
+        assertThat(attempted)
+                .extracting(DeliveryAttempted::outcome, DeliveryAttempted::failure)
+                .containsExactly(
+                        tuple(DeliveryAttempted.Outcome.RETRY, "http_5xx"),
+                        tuple(DeliveryAttempted.Outcome.DELIVERED, null));
     }
 
     @Test
@@ -153,6 +160,12 @@ class CallbackDeliveryTest {
         assertThat(s.attempts()).isEqualTo(3);
         assertThat(s.lastStatus()).isEqualTo(503);
         assertThat(s.lastError()).isEqualTo("no 2xx answer within the retry schedule");
+        assertThat(attempted)
+                .extracting(DeliveryAttempted::outcome)
+                .containsExactly(
+                        DeliveryAttempted.Outcome.RETRY,
+                        DeliveryAttempted.Outcome.RETRY,
+                        DeliveryAttempted.Outcome.EXHAUSTED);
     }
 
     @Test
@@ -164,6 +177,11 @@ class CallbackDeliveryTest {
         round(delivery(8, 4));
         assertThat(receiver.requests()).hasSize(1);
         assertThat(state("d-1").state()).isEqualTo(DeliveryState.DEAD);
+        assertThat(attempted).singleElement().satisfies(a -> {
+            assertThat(a.outcome()).isEqualTo(DeliveryAttempted.Outcome.GONE);
+            assertThat(a.outcome().deadLetter()).isTrue();
+            assertThat(a.failure()).isEqualTo("http_4xx");
+        });
     }
 
     @Test

@@ -25,7 +25,6 @@ import dev.sluice.store.ResultFiles;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.Signatures;
 import dev.sluice.testsupport.TestStores;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
  * The outbox outlives the worker: deliveries pending when a worker stops are
@@ -78,7 +77,7 @@ class CallbackRestartIT {
                 senders,
                 4,
                 4,
-                new SimpleMeterRegistry());
+                attempt -> {});
         return new Worker(dispatches, outbox, delivery);
     }
 

@@ -8,10 +8,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
@@ -41,6 +44,7 @@ class EngineDeadlineTest {
     private static final String IMAGE_ANSWER = "{\"Id\":\"sha256:1\",\"Config\":{\"User\":\"\"}}";
 
     private final ExecutorService callers = Executors.newCachedThreadPool();
+    private final List<EngineCall> observed = new CopyOnWriteArrayList<>();
     private ScriptedEngine engine;
     private DockerClients clients;
 
@@ -67,7 +71,7 @@ class EngineDeadlineTest {
         engine = ScriptedEngine.start(
                 transport,
                 request -> request.contains("/images/good") ? ScriptedEngine.Reply.answer(200, IMAGE_ANSWER) : fault);
-        clients = DockerClients.connect(config(engine));
+        clients = DockerClients.connect(config(engine), observed::add);
         ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
         ContainerLogs logs = new ContainerLogs(clients);
 
@@ -105,6 +109,19 @@ class EngineDeadlineTest {
                     .as(name)
                     .isEqualTo(name + ": the Docker engine did not answer within 1 s");
         }
+        // Each is announced once, by its operation: a timeout before the head, or an answer whose body then stalled.
+        Set<String> operations = Set.of(
+                "inspect_image", "create", "start", "inspect", "kill", "remove", "list", "wait", "logs", "attach");
+        EngineCall.Outcome outcome = fault == Fault.HALF_BODY ? EngineCall.Outcome.OK : EngineCall.Outcome.TIMEOUT;
+        assertThat(observed.stream()
+                        .filter(c -> c.outcome() == outcome)
+                        .map(EngineCall::operation)
+                        .collect(Collectors.toSet()))
+                .isEqualTo(
+                        fault == Fault.HALF_BODY
+                                ? Set.of("inspect_image", "create", "start", "inspect", "kill", "remove", "list")
+                                : operations);
+        assertThat(observed).hasSize(calls.size() + 1); // the good image's inspection, answered
         assertThat(engine.accepted()).isGreaterThanOrEqualTo(calls.size());
         assertThat(engine.awaitAllClosed(Duration.ofSeconds(1)))
                 .as("every connection closed")

@@ -7,6 +7,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -28,6 +30,7 @@ import dev.sluice.testsupport.ScriptedEngine.Transport;
 class EngineHttpClientTest {
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final List<EngineCall> observed = new CopyOnWriteArrayList<>();
     private ScriptedEngine engine;
 
     @AfterEach
@@ -46,7 +49,8 @@ class EngineHttpClientTest {
                 Duration.ofSeconds(5),
                 EngineHttpClient.Scope.WHOLE_CALL,
                 timer,
-                new EngineCalls(Duration.ofSeconds(5), Clock.systemUTC()));
+                new EngineCalls(Duration.ofSeconds(5), Clock.systemUTC()),
+                observed::add);
         DockerHttpClient.Request request = DockerHttpClient.Request.builder()
                 .method(DockerHttpClient.Request.Method.GET)
                 .path("/containers/c1/json")
@@ -55,7 +59,12 @@ class EngineHttpClientTest {
                 InputStream body = answer.getBody()) {
             assertThat(answer.getStatusCode()).isIn(200, 204);
             assertThat(answer.getHeader("content-type")).isEqualTo("application/json");
-            return new String(body.readAllBytes(), StandardCharsets.UTF_8);
+            String text = new String(body.readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(observed).singleElement().satisfies(call -> {
+                assertThat(call.operation()).isEqualTo("inspect");
+                assertThat(call.outcome()).isEqualTo(EngineCall.Outcome.OK);
+            });
+            return text;
         }
     }
 

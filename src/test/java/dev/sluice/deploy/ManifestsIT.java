@@ -34,12 +34,17 @@ import dev.sluice.testsupport.Program;
  * kubectl, every resource passes a strict offline schema check (Node,
  * kubernetes-models, unknown fields refused), that check is shown to refuse
  * each kind of error, and the rendered pods keep what the worker relies on.
+ * The alerting rules (deploy/prometheus) pass the same check against the
+ * Prometheus operator's schema.
  */
 class ManifestsIT {
 
     private static final Path KUBERNETES = Path.of("deploy/kubernetes");
     private static final Path RENDERED = Path.of("target/manifests");
     private static final Path SECRET_EXAMPLE = KUBERNETES.resolve("base/secret.example.yaml");
+    /** Alerting rules on the worker's metrics, beside the manifests (MetricsIT checks their expressions). */
+    private static final Path ALERTS = Path.of("deploy/prometheus/sluice-alerts.yaml");
+
     private static final YAMLMapper YAML = new YAMLMapper();
     private static final Map<Path, String> RENDERS = new ConcurrentHashMap<>();
 
@@ -102,6 +107,21 @@ class ManifestsIT {
         assertRefused(
                 deployment -> ((ObjectNode) deployment.get("spec")).put("replica", 2),
                 "/spec/replica: unknown field \"replica\"");
+    }
+
+    @Test
+    void theAlertingRulesAreAPrometheusRuleByTheOperatorsSchemaStrictly() throws IOException {
+        Program.Result valid = Program.node("", "validate-manifests.mjs", ALERTS.toString());
+        assertThat(valid.exitCode()).as(valid.output()).isZero();
+        assertThat(valid.stdout()).contains("ok      " + ALERTS + ": PrometheusRule sluice/sluice");
+
+        // A near miss of expr: the rule would load with no expression at all.
+        String typo = Files.readString(ALERTS).replaceFirst("expr:", "exp:");
+        Program.Result refused = Program.node(typo, "validate-manifests.mjs", "-");
+        assertThat(refused.exitCode()).as(refused.output()).isEqualTo(1);
+        assertThat(refused.stdout())
+                .contains("/spec/groups/0/rules/0/exp: unknown field \"exp\"")
+                .contains("/spec/groups/0/rules/0: missing required field \"expr\"");
     }
 
     /**

@@ -27,6 +27,7 @@ class DispatchSchedulerTest {
     private final AtomicBoolean engineUp = new AtomicBoolean(true);
     private final List<String> ran = new ArrayList<>();
     private final Map<String, DispatchScheduler.Outcome> outcomes = new HashMap<>();
+    private final List<Duration> waits = new ArrayList<>();
 
     private DispatchScheduler scheduler(int maxRunning, int maxQueued, Duration maxQueueWait) {
         DispatchScheduler.Runner runner = (id, spec, execution) -> {
@@ -39,6 +40,7 @@ class DispatchSchedulerTest {
                 runner,
                 engineUp::get,
                 id -> new Execution(id, container -> {}, null),
+                wait -> waits.add(wait.waited()),
                 clock);
     }
 
@@ -165,5 +167,23 @@ class DispatchSchedulerTest {
         assertThat(scheduler.resubmit("c", SPEC, T0.minusSeconds(60))).isTrue();
         workers.runAll();
         assertThat(ran).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void eachDispatchLeavingTheQueueForASlotTellsHowLongItWaitedSinceItWasAccepted() {
+        DispatchScheduler scheduler = scheduler(1, 10, Duration.ofHours(1));
+        submit(scheduler, "a");
+        clock.advance(Duration.ofSeconds(5));
+        submit(scheduler, "b");
+        assertThat(waits).containsExactly(Duration.ZERO);
+
+        clock.advance(Duration.ofSeconds(30));
+        workers.runNext(); // a ends: b, queued 30 s ago, takes its slot
+        assertThat(waits).containsExactly(Duration.ZERO, Duration.ofSeconds(30));
+
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(scheduler.resubmit("c", SPEC, T0)).isTrue(); // found after a restart: accepted at T0
+        workers.runAll();
+        assertThat(waits).containsExactly(Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(45));
     }
 }

@@ -1,0 +1,19 @@
+package dev.sluice.metrics;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Figures that need the store are read on a schedule, never by a scrape (ADR 0020). */
+@ConfigMapping(prefix = "sluice.metrics")
+public interface MetricsConfig {
+
+    /** How often the outbox's pending deliveries are counted. */
+    @WithDefault("15s")
+    Duration outboxInterval();
+
+    /** How long that count may take before the database cancels it. */
+    @WithDefault("2s")
+    Duration outboxTimeout();
+}

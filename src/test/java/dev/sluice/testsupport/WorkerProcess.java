@@ -152,7 +152,8 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private static int freePort() throws IOException {
+    /** A port nothing listens on now, for a worker to take. */
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }

@@ -34,12 +34,13 @@ public final class ImageStartup {
     record Figures(Variant variant, int runs, double ready, double dockerStart, double cpu, double idleRss) {}
 
     static final List<Variant> VARIANTS = List.of(
-            new Variant("AppCDS archive (as shipped)", Map.of()),
+            new Variant("as shipped: AppCDS archive, C1 only", Map.of()),
             new Variant("the JDK's default CDS only, no AppCDS", Map.of(), "sh", "-c", PLAIN_JAVA),
             new Variant("no CDS at all (-Xshare:off)", Map.of("JAVA_OPTS", "-Xshare:off"), "sh", "-c", PLAIN_JAVA),
+            new Variant("AppCDS, full tiered compiler (C2)", Map.of("JAVA_OPTS", "-XX:TieredStopAtLevel=4")),
             new Variant(
-                    "AppCDS archive, C1 only (-XX:TieredStopAtLevel=1)",
-                    Map.of("JAVA_OPTS", "-XX:TieredStopAtLevel=1")));
+                    "AppCDS mapped where it was dumped (-XX:ArchiveRelocationMode=0)",
+                    Map.of("JAVA_OPTS", "-XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0")));
 
     private ImageStartup() {}
 

@@ -19,13 +19,12 @@ import java.util.Map;
  */
 public final class WorkerContainer extends WorkerClient implements AutoCloseable {
 
+    /** The worker's id, which names its container too. */
     private final String name;
-    private final String workerId;
 
-    private WorkerContainer(String name, String workerId, int port) {
+    private WorkerContainer(String name, int port) {
         super("http://127.0.0.1:" + port);
         this.name = name;
-        this.workerId = workerId;
     }
 
     /**
@@ -68,7 +67,7 @@ public final class WorkerContainer extends WorkerClient implements AutoCloseable
                 args.add(image);
             }
             docker(args.toArray(String[]::new));
-            return new WorkerContainer(workerId, workerId, port);
+            return new WorkerContainer(workerId, port);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -127,7 +126,7 @@ public final class WorkerContainer extends WorkerClient implements AutoCloseable
     @Override
     public void close() {
         Program.run("", Duration.ofSeconds(60), "docker", "rm", "-f", name);
-        String left = docker("ps", "-aq", "--filter", "label=dev.sluice.worker-id=" + workerId)
+        String left = docker("ps", "-aq", "--filter", "label=dev.sluice.worker-id=" + name)
                 .stdout()
                 .strip();
         if (!left.isEmpty()) {

@@ -44,6 +44,15 @@ as_root() {
 
 have_image() { docker image inspect "$1" >/dev/null 2>&1; }
 
+# debootstrap leaves root-owned files behind: they go as root, whatever happens.
+work=""
+log=""
+cleanup() {
+  [ -z "$work" ] || as_root rm -rf "$work"
+  [ -z "$log" ] || rm -f "$log"
+}
+trap cleanup EXIT
+
 install_debootstrap() {
   command -v debootstrap >/dev/null 2>&1 && return 0
   command -v apt-get >/dev/null 2>&1 || die "debootstrap is missing and apt-get is not available to install it"
@@ -65,10 +74,7 @@ trim_root() {
 
 make_base() {
   install_debootstrap
-  local work
   work=$(mktemp -d)
-  # debootstrap leaves root-owned files behind: remove them as root, whatever happens.
-  trap 'as_root rm -rf "$work"' RETURN
   say "making $base from Debian bookworm's openjdk-17-jre-headless ($mirror)"
   as_root debootstrap --variant=minbase --include=openjdk-17-jre-headless bookworm "$work/root" "$mirror" \
     >"$work/debootstrap.log" 2>&1 || { tail -n 20 "$work/debootstrap.log" >&2; die "debootstrap failed"; }
@@ -95,7 +101,6 @@ fi
 previous=$(docker image inspect -f '{{.Id}}' "$image" 2>/dev/null || true)
 say "building $image on $base"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 docker build -f Dockerfile.jvm --build-arg BASE_IMAGE="$base" -t "$image" . >"$log" 2>&1 \
   || { tail -n 40 "$log" >&2; die "could not build $image"; }
 # The image this build replaced is left without a name; remove it unless a container still uses it.

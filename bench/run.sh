@@ -14,7 +14,7 @@
 #                                 one control call's cost, beside docker-java's pooled httpclient5 transport (300 calls, 3 rounds)
 #   bench/run.sh jit [rounds]     the shipped C1-only JIT beside the full tiered compiler: worker CPU per flood (3 rounds)
 #   bench/run.sh image [runs]     P6 in the JVM image (scripts/jvm-image.sh builds it): start-up and idle memory,
-#                                 with and without AppCDS and other start-up options (5 runs each, about 5 minutes)
+#                                 with and without AppCDS and other start-up options (5 runs each, about 10 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -16,8 +16,8 @@ import dev.sluice.testsupport.WorkerContainer;
  * P6 in the JVM image: {@code docker start} to readiness UP, the CPU the JVM
  * spent getting there, and its resident memory when idle, for the image as
  * shipped and for the start-up options it was chosen over. Variants alternate
- * run by run, so load from elsewhere falls on all of them alike; medians are
- * reported. {@code bench/run.sh image} builds the image and runs this.
+ * run by run, so load from elsewhere falls on all of them alike; medians, and
+ * the fastest start, are reported. {@code bench/run.sh image} builds the image and runs this.
  */
 public final class ImageStartup {
 

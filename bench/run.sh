@@ -12,6 +12,9 @@
 #                                 the attach paths compared on one flood (ADR 0011; 1024 MiB, 3 rounds)
 #   bench/run.sh calls [calls] [rounds]
 #                                 one control call's cost, beside docker-java's pooled httpclient5 transport (300 calls, 3 rounds)
+#   bench/run.sh jit [rounds]     the shipped C1-only JIT beside the full tiered compiler: worker CPU per flood (3 rounds)
+#   bench/run.sh image [runs]     P6 in the JVM image (scripts/jvm-image.sh builds it): start-up and idle memory,
+#                                 with and without AppCDS and other start-up options (5 runs each, about 10 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +30,15 @@ if [ "${1:-}" = "transports" ]; then
   shift
   exec java -Xmx512m -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp "$cp" \
     dev.sluice.bench.TransportComparison "$@"
+fi
+if [ "${1:-}" = "image" ]; then
+  shift
+  SLUICE_IMAGE=sluice:jvm scripts/jvm-image.sh --no-package
+  exec java -Xmx256m -cp "$cp" dev.sluice.bench.ImageStartup sluice:jvm "$@"
+fi
+if [ "${1:-}" = "jit" ]; then
+  shift
+  exec java -Xmx256m -cp "$cp" dev.sluice.bench.CompilerComparison "$@"
 fi
 if [ "${1:-}" = "calls" ]; then
   shift

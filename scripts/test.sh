@@ -2,7 +2,9 @@
 # Runs the whole test suite, bringing up what it needs first: a Docker engine
 # and the test agent image (scripts/docker-engine.sh), a PostgreSQL server
 # (scripts/postgres.sh), and the Node packages that check manifests and
-# callbacks with other ecosystems' tools (src/test/node). Unit tests,
+# callbacks with other ecosystems' tools (src/test/node). The JVM image test
+# (ImageIT) builds the image with scripts/jvm-image.sh, which installs
+# debootstrap and makes the image's Java base the first time. Unit tests,
 # @QuarkusTest tests and the integration tests against the real engine and
 # both stores all run; none is skipped for want of Docker, PostgreSQL, Node or
 # kubectl.

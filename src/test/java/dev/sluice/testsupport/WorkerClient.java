@@ -10,10 +10,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -101,6 +104,33 @@ public class WorkerClient {
     /** Waits until the dispatch's result was delivered to its callback URL. */
     public JsonNode awaitDelivered(String id) {
         return awaitRecord(id, Duration.ofSeconds(60), r -> "delivered".equals(callbackState(r)));
+    }
+
+    /**
+     * Waits until the worker reports started (the store is migrated,
+     * reconciliation has run), failing at once when it is no longer alive.
+     */
+    protected void awaitStarted(Duration within, BooleanSupplier alive, Supplier<String> diagnostics) {
+        Instant deadline = Instant.now().plus(within);
+        while (Instant.now().isBefore(deadline)) {
+            if (!alive.getAsBoolean()) {
+                throw new IllegalStateException("worker exited at start-up; " + diagnostics.get());
+            }
+            try {
+                if (status("/q/health/started") == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new IllegalStateException("worker did not start within " + within + "; " + diagnostics.get());
     }
 
     public static String callbackState(JsonNode record) {

@@ -6,7 +6,6 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -80,21 +79,7 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
     }
 
     private void awaitStarted() {
-        Instant deadline = Instant.now().plusSeconds(60);
-        while (Instant.now().isBefore(deadline)) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("worker exited at start-up; see " + log);
-            }
-            try {
-                if (status("/q/health/started") == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            sleep(100);
-        }
-        throw new IllegalStateException("worker did not start within 60 s; see " + log);
+        awaitStarted(Duration.ofSeconds(60), process::isAlive, () -> "see " + log);
     }
 
     /** SIGKILL: no shutdown hooks, no drain. */
@@ -152,17 +137,10 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private static int freePort() throws IOException {
+    /** A port nothing listens on now, for a worker to take. */
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -23,8 +23,12 @@ public final class WorkerLease {
         this.startedAt = clock.instant();
     }
 
-    /** Extends the lease from now. */
-    public void renew() {
+    /**
+     * Extends the lease from now. One at a time: the start-up renewal and the
+     * first scheduled one may meet, and both would find no row to update and
+     * insert it.
+     */
+    public synchronized void renew() {
         Instant until = clock.instant().plus(lease);
         jdbc.transaction("renew worker lease", tx -> {
             if (tx.update("UPDATE workers SET lease_until = ? WHERE id = ?", until, workerId) == 0) {

@@ -6,10 +6,12 @@ import java.util.TreeMap;
 
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
+import org.eclipse.microprofile.openapi.models.Components;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.headers.Header;
 import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
@@ -17,18 +19,21 @@ import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 import io.quarkus.smallrye.openapi.OpenApiFilter;
 
 /**
- * Completes the OpenAPI document that the resource's annotations make, at
- * build time (docs/openapi.yaml is its checked-in copy, ADR 0021): what every
- * refusal shares is written here once instead of on each of them. Every
- * refusal gets the problem body and its headers; every operation gets the two
- * refusals any route can give (401 when tokens are set, 500); the bearer
- * scheme is declared; and maps are sorted, so that the same code always makes
- * the same document.
+ * Completes, at build time, the OpenAPI document that {@link DispatchApi}'s
+ * annotations make (docs/openapi.yaml is its checked-in copy, ADR 0021). What
+ * many answers share is written here once: every refusal gets the problem body
+ * and its headers, every operation the two refusals any route can give (401
+ * when tokens are set, 500), the routes of one dispatch their {@code id}
+ * parameter, and the document the bearer scheme. Maps are sorted, so that the
+ * same code always makes the same document.
  */
 @OpenApiFilter(OpenApiFilter.RunStage.BUILD)
 public class ApiDocument implements OASFilter {
 
-    static final String BEARER = "bearer";
+    /** The path parameter {@code id} of the routes of one dispatch, by reference. */
+    static final String DISPATCH_ID = "dispatchId";
+
+    private static final String BEARER = "bearer";
 
     @Override
     public void filterOpenAPI(OpenAPI document) {
@@ -36,19 +41,20 @@ public class ApiDocument implements OASFilter {
                 .getPathItems()
                 .values()
                 .forEach(path -> path.getOperations().values().forEach(ApiDocument::completeRefusals));
-        document.getPaths().setPathItems(sorted(document.getPaths().getPathItems()));
-        document.getComponents().setSchemas(sorted(document.getComponents().getSchemas()));
-        nullableResult(document.getComponents().getSchemas().get("DispatchRecord"));
-        document.getComponents()
-                .addSecurityScheme(
-                        BEARER,
-                        OASFactory.createSecurityScheme()
-                                .type(SecurityScheme.Type.HTTP)
-                                .scheme("bearer")
-                                .description("One of sluice.api.tokens; with none set the API is open"));
+        Components components = document.getComponents();
+        components.addParameter(DISPATCH_ID, dispatchId());
+        nullableResult(components.getSchemas().get("DispatchRecord"));
+        components.addSecurityScheme(
+                BEARER,
+                OASFactory.createSecurityScheme()
+                        .type(SecurityScheme.Type.HTTP)
+                        .scheme("bearer")
+                        .description("One of sluice.api.tokens; with none set the API is open"));
         // Either a token, or nothing when the worker has none configured.
         document.setSecurity(List.of(
                 OASFactory.createSecurityRequirement().addScheme(BEARER), OASFactory.createSecurityRequirement()));
+        document.getPaths().setPathItems(sorted(document.getPaths().getPathItems()));
+        components.setSchemas(sorted(components.getSchemas()));
     }
 
     /**
@@ -65,22 +71,6 @@ public class ApiDocument implements OASFilter {
             schema.setType(null);
         }
         return schema;
-    }
-
-    /**
-     * The record's result is a DispatchResult's stored JSON ({@code StoredResult}),
-     * or null until the dispatch ends. The generator drops the null from a
-     * property that names its schema by reference, so it is added here.
-     */
-    private static void nullableResult(Schema record) {
-        Schema result = record.getProperties().get("result");
-        record.addProperty(
-                "result",
-                OASFactory.createSchema()
-                        .description(result.getDescription())
-                        .anyOf(List.of(
-                                OASFactory.createSchema().ref(result.getRef()),
-                                OASFactory.createSchema().addType(Schema.SchemaType.NULL))));
     }
 
     private static void completeRefusals(Operation operation) {
@@ -113,6 +103,33 @@ public class ApiDocument implements OASFilter {
                     "Retry-After",
                     header("seconds to wait: sluice.dispatch.retry-after (5 s)", Schema.SchemaType.INTEGER));
         }
+    }
+
+    private static Parameter dispatchId() {
+        return OASFactory.createParameter()
+                .name("id")
+                .in(Parameter.In.PATH)
+                .required(true)
+                .description("the dispatch id")
+                .schema(OASFactory.createSchema()
+                        .addType(Schema.SchemaType.STRING)
+                        .pattern(DispatchRequestValidator.ID_PATTERN));
+    }
+
+    /**
+     * The record's result is a DispatchResult's stored JSON ({@code StoredResult}),
+     * or null until the dispatch ends. The generator drops the null from a
+     * property that names its schema by reference, so it is added here.
+     */
+    private static void nullableResult(Schema record) {
+        Schema result = record.getProperties().get("result");
+        record.addProperty(
+                "result",
+                OASFactory.createSchema()
+                        .description(result.getDescription())
+                        .anyOf(List.of(
+                                OASFactory.createSchema().ref(result.getRef()),
+                                OASFactory.createSchema().addType(Schema.SchemaType.NULL))));
     }
 
     private static Header header(String description, Schema.SchemaType type) {

@@ -101,12 +101,7 @@ public interface DispatchApi {
                             schema = @Schema(implementation = DispatchView.class)))
     @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
     @APIResponse(responseCode = "503", description = "store-unavailable")
-    DispatchView get(
-            @Parameter(
-                            description = "the dispatch id",
-                            schema = @Schema(type = SchemaType.STRING, pattern = DispatchRequestValidator.ID_PATTERN))
-                    @PathParam("id")
-                    String id);
+    DispatchView get(@Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id);
 
     /** Newest first; {@code after} is the id of the last dispatch of the previous page. */
     @GET
@@ -175,12 +170,7 @@ public interface DispatchApi {
                             schema = @Schema(implementation = DispatchView.class)))
     @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
     @APIResponse(responseCode = "503", description = "store-unavailable")
-    Response cancel(
-            @Parameter(
-                            description = "the dispatch id",
-                            schema = @Schema(type = SchemaType.STRING, pattern = DispatchRequestValidator.ID_PATTERN))
-                    @PathParam("id")
-                    String id);
+    Response cancel(@Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id);
 
     /** Sends the stored result to the callback URL again, with the same webhook-id and body. */
     @POST
@@ -202,12 +192,7 @@ public interface DispatchApi {
             responseCode = "409",
             description = "not-redeliverable: no callbackUrl, not terminal yet, or no delivery was recorded")
     @APIResponse(responseCode = "503", description = "store-unavailable")
-    Response redeliver(
-            @Parameter(
-                            description = "the dispatch id",
-                            schema = @Schema(type = SchemaType.STRING, pattern = DispatchRequestValidator.ID_PATTERN))
-                    @PathParam("id")
-                    String id);
+    Response redeliver(@Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id);
 
     /**
      * A byte range of the full stream, read back from the container runtime and
@@ -251,11 +236,7 @@ public interface DispatchApi {
     @APIResponse(responseCode = "422", description = "validation-failed: offset or limit is out of bounds")
     @APIResponse(responseCode = "503", description = "engine-unavailable or store-unavailable")
     Response logs(
-            @Parameter(
-                            description = "the dispatch id",
-                            schema = @Schema(type = SchemaType.STRING, pattern = DispatchRequestValidator.ID_PATTERN))
-                    @PathParam("id")
-                    String id,
+            @Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id,
             @Parameter(
                             description = "the stream",
                             schema =

@@ -17,6 +17,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import dev.sluice.concurrent.LogScope;
 import dev.sluice.worker.Drain;
 
 /**
@@ -128,7 +129,7 @@ final class DispatchScheduler implements Drain.InFlight {
             running++;
             Execution execution = newExecution.apply(next.id());
             executions.put(next.id(), execution);
-            workers.execute(() -> runOne(next, execution));
+            workers.execute(LogScope.wrap(next.id(), () -> runOne(next, execution)));
         }
     }
 
@@ -157,7 +158,7 @@ final class DispatchScheduler implements Drain.InFlight {
         running++;
         Execution execution = newExecution.apply(id);
         executions.put(id, execution);
-        workers.execute(() -> {
+        workers.execute(LogScope.wrap(id, () -> {
             try {
                 task.accept(execution);
             } finally {
@@ -167,7 +168,7 @@ final class DispatchScheduler implements Drain.InFlight {
                     drain();
                 }
             }
-        });
+        }));
     }
 
     /** Whether this dispatch is queued or in flight here. */

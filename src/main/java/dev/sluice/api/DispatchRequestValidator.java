@@ -28,7 +28,10 @@ import dev.sluice.dispatch.OutputCaps;
 @Singleton
 final class DispatchRequestValidator {
 
-    static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    /** A dispatch id, anchored as JSON Schema (the API document) reads a pattern. */
+    static final String ID_PATTERN = "^[A-Za-z0-9_-]{1,64}$";
+
+    static final Pattern ID = Pattern.compile(ID_PATTERN);
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h|d)");
     /** Docker refuses memory limits below 6 MB. */

@@ -6,14 +6,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import jakarta.inject.Inject;
-import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DELETE;
-import jakarta.ws.rs.GET;
-import jakarta.ws.rs.POST;
-import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -29,13 +21,8 @@ import dev.sluice.dispatch.DispatchSpec;
 import dev.sluice.dispatch.DispatchStore;
 import dev.sluice.dispatch.LogRange;
 
-/** The v1 dispatch API (docs/api.md, section 2). */
-@Path("/v1/dispatches")
-@Produces(MediaType.APPLICATION_JSON)
-public class DispatchResource {
-
-    /** Header on a POST that returned an existing dispatch for a repeated request. */
-    static final String REPLAYED = "Idempotent-Replayed";
+/** The v1 dispatch API (docs/api.md, section 2); its routes and answers are declared by {@link DispatchApi}. */
+public class DispatchResource implements DispatchApi {
 
     @Inject
     DispatchIntake intake;
@@ -61,9 +48,7 @@ public class DispatchResource {
     @Inject
     CallbackService callbacks;
 
-    /** Accepts a dispatch: 202 with the record; a repeated request with the same id and body gets the same record. */
-    @POST
-    @Consumes(MediaType.APPLICATION_JSON)
+    @Override
     public Response create(DispatchRequest request) {
         if (request == null) {
             throw new ProblemException(
@@ -78,9 +63,8 @@ public class DispatchResource {
                 .build();
     }
 
-    @GET
-    @Path("{id}")
-    public DispatchView get(@PathParam("id") String id) {
+    @Override
+    public DispatchView get(String id) {
         return view(queries.get(id));
     }
 
@@ -88,10 +72,8 @@ public class DispatchResource {
         return DispatchView.of(d, d.callbackUrl() == null ? Optional.empty() : callbacks.state(d.id()));
     }
 
-    /** Newest first; {@code after} is the id of the last dispatch of the previous page. */
-    @GET
-    public Response list(
-            @QueryParam("status") String status, @QueryParam("limit") String limit, @QueryParam("after") String after) {
+    @Override
+    public Response list(String status, String limit, String after) {
         Dispatch.Status wanted = status == null || status.isEmpty() ? null : parseStatus(status);
         int size = limit == null || limit.isEmpty()
                 ? config.defaultPageSize()
@@ -129,36 +111,22 @@ public class DispatchResource {
         }
     }
 
-    /** Cancels; idempotent. 202 while the container is being stopped, 200 once the dispatch is terminal. */
-    @DELETE
-    @Path("{id}")
-    public Response cancel(@PathParam("id") String id) {
+    @Override
+    public Response cancel(String id) {
         Cancellation.Cancelled cancelled = cancellation.cancel(id);
         return Response.status(cancelled.stopping() ? Response.Status.ACCEPTED : Response.Status.OK)
                 .entity(view(cancelled.dispatch()))
                 .build();
     }
 
-    /** Sends the stored result to the callback URL again, with the same webhook-id and body. */
-    @POST
-    @Path("{id}/redeliver")
-    public Response redeliver(@PathParam("id") String id) {
+    @Override
+    public Response redeliver(String id) {
         callbacks.redeliver(queries.get(id));
         return Response.accepted(view(queries.get(id))).build();
     }
 
-    /**
-     * A byte range of the full stream, read back from the container runtime and
-     * masked. 410 once the container is gone.
-     */
-    @GET
-    @Path("{id}/logs/{stream}")
-    @Produces({MediaType.APPLICATION_OCTET_STREAM, MediaType.APPLICATION_JSON})
-    public Response logs(
-            @PathParam("id") String id,
-            @PathParam("stream") String stream,
-            @QueryParam("offset") String offset,
-            @QueryParam("limit") String limit) {
+    @Override
+    public Response logs(String id, String stream, String offset, String limit) {
         if (!stream.equals("stdout") && !stream.equals("stderr")) {
             throw new ProblemException(404, "not-found", "No such stream", "streams are stdout and stderr");
         }

@@ -2,6 +2,8 @@ package dev.sluice.api;
 
 import java.util.List;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
@@ -9,12 +11,49 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * that failed validation.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Problem(String type, String title, int status, String detail, String instance, List<FieldError> errors) {
+@Schema(
+        name = "Problem",
+        description = "An RFC 9457 problem detail, sent as application/problem+json (docs/api.md, section 9).")
+public record Problem(
+        @Schema(
+                required = true,
+                description = "urn:problem-type:sluice:<name>, stable per kind of refusal",
+                examples = "urn:problem-type:sluice:validation-failed")
+        String type,
+
+        @Schema(required = true, description = "what kind of refusal, for people")
+        String title,
+
+        @Schema(required = true, description = "the HTTP status")
+        int status,
+
+        @Schema(required = true, description = "what was wrong with this request, for people")
+        String detail,
+
+        @Schema(hidden = true) String instance,
+
+        @Schema(description = "absent unless the request failed validation (422): one entry per bad field")
+        List<FieldError> errors) {
 
     public static final String MEDIA_TYPE = "application/problem+json";
 
     /** One bad field: its dotted path, the same as a JSON pointer, and what is wrong. */
-    public record FieldError(String field, String pointer, String detail) {
+    @Schema(name = "FieldError", description = "One bad field of a request that failed validation.")
+    public record FieldError(
+            @Schema(
+                    required = true,
+                    description = "the field's dotted path, or the query parameter's name",
+                    examples = "resources.memoryBytes")
+            String field,
+
+            @Schema(
+                    required = true,
+                    description = "the same as a JSON pointer in fragment form (RFC 6901)",
+                    examples = "#/resources/memoryBytes")
+            String pointer,
+
+            @Schema(required = true, description = "what is wrong with it, never repeating its value")
+            String detail) {
 
         public static FieldError of(String field, String detail) {
             StringBuilder pointer = new StringBuilder("#");

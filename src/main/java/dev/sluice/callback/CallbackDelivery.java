@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
+import dev.sluice.concurrent.LogScope;
 import dev.sluice.dispatch.DispatchStore;
 import dev.sluice.dispatch.StoredResult;
 import dev.sluice.worker.CrashPoint;
@@ -97,7 +98,7 @@ public final class CallbackDelivery {
                 continue;
             }
             started++;
-            senders.execute(() -> {
+            senders.execute(LogScope.wrap(d.dispatchId(), () -> {
                 try {
                     attempt(d);
                 } catch (RuntimeException e) {
@@ -107,7 +108,7 @@ public final class CallbackDelivery {
                     host.release();
                     capacity.release();
                 }
-            });
+            }));
         }
         return started;
     }

@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.sluice.dispatch.Outbox;
 import dev.sluice.store.Jdbc;
 
@@ -35,7 +37,22 @@ public class CallbackStore implements Outbox {
             DeliveryState state, Instant nextAttemptAt, Integer status, String error, Instant at, long durationMs) {}
 
     /** One attempt, as the record shows it. */
-    public record AttemptView(int attempt, Instant at, Integer status, String error, long durationMs) {}
+    @Schema(name = "DeliveryAttempt", description = "One attempt to deliver a result.")
+    public record AttemptView(
+            @Schema(required = true, description = "the attempt's number over all rounds")
+            int attempt,
+
+            @Schema(required = true, description = "when its outcome was recorded")
+            Instant at,
+
+            @Schema(required = true, nullable = true, description = "its HTTP status; null when it got no answer")
+            Integer status,
+
+            @Schema(required = true, nullable = true, description = "why it got no HTTP answer")
+            String error,
+
+            @Schema(required = true, description = "how long it took")
+            long durationMs) {}
 
     /** Delivery state of a dispatch's result, as the record shows it. */
     public record State(

@@ -11,6 +11,8 @@ import org.jboss.logging.Logger;
 
 import com.github.dockerjava.transport.DockerHttpClient;
 
+import dev.sluice.concurrent.LogScope;
+
 /**
  * One attach to a created container, over its own {@link EngineSocket}. It
  * must be opened before the container starts: output written before the
@@ -73,7 +75,7 @@ public final class Attachment implements AutoCloseable {
      */
     public StreamEnd pump(OutputSink sink) {
         if (stdin != null) {
-            stdinWriter.execute(this::writeStdin);
+            stdinWriter.execute(LogScope.carried(this::writeStdin));
         }
         FrameDemuxer demuxer = new FrameDemuxer(sink);
         long bytes = buffer.remaining();

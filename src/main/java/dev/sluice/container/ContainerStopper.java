@@ -6,6 +6,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.jboss.logging.Logger;
 
+import dev.sluice.concurrent.LogScope;
+
 /**
  * The one way a container is stopped, whatever the reason (timeout, cancel, a
  * dispatch that cannot be taken over): SIGTERM, so the agent can finish its
@@ -29,7 +31,7 @@ public final class ContainerStopper {
     /** Sends SIGTERM now and SIGKILL after the grace period; returns at once. */
     public void stop(String containerId) {
         signal(containerId, "SIGTERM");
-        timer.schedule(() -> signal(containerId, "SIGKILL"), grace.toMillis(), TimeUnit.MILLISECONDS);
+        timer.schedule(LogScope.carried(() -> signal(containerId, "SIGKILL")), grace.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void signal(String containerId, String signal) {

@@ -3,6 +3,8 @@ package dev.sluice.dispatch;
 import java.time.Instant;
 import java.util.Map;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
@@ -27,6 +29,10 @@ public record Dispatch(
         String fingerprint) {
 
     /** The lifecycle (docs/api.md, section 6): terminal states never change. */
+    @Schema(
+            name = "DispatchStatus",
+            description = "queued, starting and running are not terminal; the others are, and never change "
+                    + "(docs/api.md, section 6)")
     public enum Status {
         QUEUED("queued"),
         STARTING("starting"),

@@ -6,6 +6,9 @@ import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
+import org.jboss.logging.Logger;
+
+import dev.sluice.concurrent.LogScope;
 import dev.sluice.store.StoreException;
 
 /**
@@ -14,6 +17,8 @@ import dev.sluice.store.StoreException;
  * is recorded, so a refused request changes nothing.
  */
 public class DispatchIntake {
+
+    private static final Logger LOG = Logger.getLogger(DispatchIntake.class);
 
     /** The dispatch recorded for a request, and whether this request created it. */
     public record Accepted(Dispatch dispatch, boolean created) {}
@@ -89,6 +94,9 @@ public class DispatchIntake {
             return replay(find(id).orElseThrow(() -> conflict(id)), fingerprint);
         }
         vault.put(id, spec.secrets());
+        try (LogScope scope = LogScope.dispatch(id)) {
+            LOG.infof("accepted: image %s", spec.image());
+        }
         scheduler.submit(id, spec);
         accepted.accept(new DispatchAccepted(id));
         return new Accepted(queued(record), true);

@@ -3,6 +3,9 @@ package dev.sluice.dispatch;
 import java.time.Instant;
 import java.util.Map;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
@@ -33,25 +36,70 @@ import dev.sluice.output.Utf8Text;
     "logs",
     "metadata"
 })
+@Schema(
+        name = "DispatchResult",
+        description = "The result of a finished dispatch: the record's result and the body of every callback "
+                + "attempt (docs/api.md, section 7).")
 public record DispatchResult(
-        String dispatchId,
+        @Schema(required = true) String dispatchId,
+
+        @Schema(required = true, description = "the terminal status")
         Dispatch.Status status,
+
+        @Schema(
+                required = true,
+                nullable = true,
+                description = "the container's exit status; null when no exit was seen, -1 when the "
+                        + "engine reported none for a container taken over after a restart")
         Integer exitCode,
+
+        @Schema(
+                required = true,
+                nullable = true,
+                description =
+                        "null unless something other than the process's own exit ended the " + "dispatch (section 6.1)")
         Error error,
+
+        @Schema(required = true, description = "the image as requested")
         String image,
+
+        @Schema(required = true, nullable = true, description = "when the container started")
         Instant startedAt,
+
+        @Schema(required = true, description = "when the dispatch ended")
         Instant finishedAt,
+
+        @Schema(required = true, nullable = true, description = "finishedAt - startedAt; null when it never started")
         Long durationMs,
 
-        @JsonSerialize(using = Utf8TextJson.Serializer.class) @JsonDeserialize(using = Utf8TextJson.Deserializer.class)
+        @Schema(
+                required = true,
+                type = SchemaType.STRING,
+                implementation = String.class,
+                description =
+                        "stdout, valid Unicode, at most its cap in UTF-8 bytes, the marker included " + "(section 7.1)")
+        @JsonSerialize(using = Utf8TextJson.Serializer.class)
+        @JsonDeserialize(using = Utf8TextJson.Deserializer.class)
         Utf8Text stdout,
 
-        @JsonSerialize(using = Utf8TextJson.Serializer.class) @JsonDeserialize(using = Utf8TextJson.Deserializer.class)
+        @Schema(
+                required = true,
+                type = SchemaType.STRING,
+                implementation = String.class,
+                description = "stderr, as stdout")
+        @JsonSerialize(using = Utf8TextJson.Serializer.class)
+        @JsonDeserialize(using = Utf8TextJson.Deserializer.class)
         Utf8Text stderr,
 
-        @JsonInclude(JsonInclude.Include.NON_NULL) Overflow stdoutOverflow,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Overflow stderrOverflow,
-        Logs logs,
+        @Schema(description = "absent unless stdout was truncated") @JsonInclude(JsonInclude.Include.NON_NULL)
+        Overflow stdoutOverflow,
+
+        @Schema(description = "absent unless stderr was truncated") @JsonInclude(JsonInclude.Include.NON_NULL)
+        Overflow stderrOverflow,
+
+        @Schema(required = true) Logs logs,
+
+        @Schema(required = true, nullable = true, description = "as given in the request")
         Map<String, Object> metadata) {
 
     /**
@@ -59,7 +107,16 @@ public record DispatchResult(
      * abnormally. {@code code} is stable and meant for programs; {@code message}
      * is for people.
      */
-    public record Error(String code, String message) {}
+    @Schema(name = "ResultError", description = "Why the dispatch ended other than by its process's own exit.")
+    public record Error(
+            @Schema(
+                    required = true,
+                    description = "stable, for programs (docs/api.md, section 6.1)",
+                    examples = "image_not_found")
+            String code,
+
+            @Schema(required = true, description = "for people")
+            String message) {}
 
     /**
      * Where the full streams can be read while the container is retained.
@@ -69,5 +126,20 @@ public record DispatchResult(
      * @param recovered       true when the output was read back from the
      *                        runtime's log rather than captured live
      */
-    public record Logs(String stdout, String stderr, boolean possiblyRotated, boolean recovered) {}
+    @Schema(name = "ResultLogs", description = "Where the full streams can be read (docs/api.md, section 2.5).")
+    public record Logs(
+            @Schema(required = true, examples = "/v1/dispatches/triage-17/logs/stdout")
+            String stdout,
+
+            @Schema(required = true, examples = "/v1/dispatches/triage-17/logs/stderr")
+            String stderr,
+
+            @Schema(required = true, description = "log rotation may have dropped the oldest part (section 7.4)")
+            boolean possiblyRotated,
+
+            @Schema(
+                    required = true,
+                    description = "the output was read back from the runtime's log rather than captured "
+                            + "live (section 7.4)")
+            boolean recovered) {}
 }

@@ -87,7 +87,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 if (e.reason() == ContainerException.Reason.ENGINE_UNAVAILABLE
                         && !e.timedOut()
                         && transitions.markQueuedAgain(id)) {
-                    LOG.warnf("dispatch %s: engine unavailable, queued again: %s", id, e.getMessage());
+                    LOG.warnf("engine unavailable, queued again: %s", e.getMessage());
                     return DispatchScheduler.Outcome.REQUEUE;
                 }
                 finisher.finish(withoutOutput(id, spec, Errors.of(e)));
@@ -98,7 +98,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             CrashPoint.AFTER_CREATE.reached();
             startAndCollect(id, spec, execution, containerId);
         } catch (StoreException e) {
-            LOG.errorf(e, "dispatch %s: store failed, left for reconciliation", id);
+            LOG.error("store failed, left for reconciliation", e);
         } catch (RuntimeException e) {
             failed(id, spec, e);
         }
@@ -119,6 +119,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             boolean cancelRequested,
             String containerId) {
         try {
+            LOG.infof("taking over container %.12s", containerId);
             execution.containerCreated(containerId);
             ContainerState container = runtime.inspect(containerId).orElse(null);
             if (container == null) {
@@ -155,12 +156,12 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             }
             Attachment.StreamEnd end = logs.replay(containerId, capture);
             if (!end.clean()) {
-                LOG.warnf("dispatch %s: the runtime log could not be read whole (%s)", id, end.readFailure());
+                LOG.warnf("the runtime log could not be read whole (%s)", end.readFailure());
             }
             Execution.StopReason stop = cancelRequested ? Execution.StopReason.CANCEL : execution.stopReason();
             finishCaptured(id, spec, stop, exitCode, containerId, startedAt, finishedAt, capture, true);
         } catch (StoreException e) {
-            LOG.errorf(e, "dispatch %s: store failed, left for reconciliation", id);
+            LOG.error("store failed, left for reconciliation", e);
         } catch (ContainerException e) {
             execution.finished();
             finishQuietly(withoutOutput(id, spec, Errors.of(e)));
@@ -191,6 +192,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             runtime.start(containerId);
             startedAt = now();
             transitions.markRunning(id, startedAt);
+            LOG.infof("running in container %.12s", containerId);
             execution.started(spec.timeout());
             CrashPoint.MID_RUN.reached();
             end = attachment.pump(capture);
@@ -203,8 +205,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         if (!end.clean()) {
             // The live stream was cut (engine restart, network): the runtime's log has it all.
             LOG.warnf(
-                    "dispatch %s: output stream ended early (%s); reading it back from the runtime log",
-                    id, end.readFailure() != null ? end.readFailure() : "cut inside a frame");
+                    "output stream ended early (%s); reading it back from the runtime log",
+                    end.readFailure() != null ? end.readFailure() : "cut inside a frame");
             capture = new Capture(id, spec.stdoutCap(), spec.stderrCap());
             logs.replay(containerId, capture);
             recovered = true;
@@ -285,7 +287,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     }
 
     private void failed(String id, DispatchSpec spec, RuntimeException e) {
-        LOG.errorf(e, "dispatch %s: unexpected failure", id);
+        LOG.error("unexpected failure", e);
         finishQuietly(withoutOutput(id, spec, Errors.WORKER_ERROR));
     }
 
@@ -293,7 +295,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         try {
             finisher.finish(ending);
         } catch (RuntimeException e) {
-            LOG.errorf("dispatch %s: could not store its error result: %s", ending.id(), e.getMessage());
+            LOG.errorf("could not store its error result: %s", e.getMessage());
         }
     }
 

@@ -17,6 +17,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import dev.sluice.concurrent.LogScope;
 import dev.sluice.worker.Drain;
 
 /**
@@ -133,7 +134,7 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
             running++;
             Execution execution = newExecution.apply(next.id());
             executions.put(next.id(), execution);
-            workers.execute(() -> runOne(next, execution));
+            workers.execute(LogScope.wrap(next.id(), () -> runOne(next, execution)));
         }
     }
 
@@ -162,7 +163,7 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
         running++;
         Execution execution = newExecution.apply(id);
         executions.put(id, execution);
-        workers.execute(() -> {
+        workers.execute(LogScope.wrap(id, () -> {
             try {
                 task.accept(execution);
             } finally {
@@ -172,7 +173,7 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
                     drain();
                 }
             }
-        });
+        }));
     }
 
     /** Whether this dispatch is queued or in flight here. */

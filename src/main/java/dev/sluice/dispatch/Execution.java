@@ -7,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
+import dev.sluice.concurrent.LogScope;
+
 /**
  * One dispatch in flight: its container and, once asked, why it is being
  * stopped. Timeout and cancel share one stop path, the container's
@@ -60,7 +62,8 @@ final class Execution {
     /** Arms the timeout once the container runs. */
     void started(Duration timeout) {
         started = true;
-        deadline = timer.schedule(() -> stop(StopReason.TIMEOUT), timeout.toMillis(), TimeUnit.MILLISECONDS);
+        deadline = timer.schedule(
+                LogScope.wrap(dispatchId, () -> stop(StopReason.TIMEOUT)), timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (stopReason.get() != null) {
             // Cancelled between start and arming: stop now.
             stopContainer();

@@ -4,6 +4,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
 
+import org.jboss.logging.Logger;
+
+import dev.sluice.concurrent.LogScope;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.worker.CrashPoint;
 
@@ -12,9 +15,11 @@ import dev.sluice.worker.CrashPoint;
  * the queue's expiry, reconciliation, the sweep of lost workers): build its
  * result, store it with its outbox row in one transaction, and announce it
  * once. A terminal state is never overwritten, so of two flows that end the
- * same dispatch only the first stores and announces.
+ * same dispatch only the first stores and announces, and logs how it ended.
  */
 final class Finisher {
+
+    private static final Logger LOG = Logger.getLogger(Finisher.class);
 
     private final DispatchTransitions transitions;
     private final Outbox outbox;
@@ -37,13 +42,35 @@ final class Finisher {
     }
 
     private boolean finishWhere(Ending ending, DispatchTransitions.From from) {
-        DispatchResult result = ending.result();
-        if (!transitions.finish(result, ending.summary(result), from, outbox)) {
-            return false;
+        try (LogScope scope = LogScope.dispatch(ending.id())) {
+            DispatchResult result = ending.result();
+            if (!transitions.finish(result, ending.summary(result), from, outbox)) {
+                return false;
+            }
+            CrashPoint.AFTER_STORE.reached();
+            ended(result, ending.stdout(), ending.stderr());
+            return true;
         }
-        CrashPoint.AFTER_STORE.reached();
-        announce.accept(DispatchFinished.of(result, ending.stdout(), ending.stderr()));
-        return true;
+    }
+
+    private void ended(DispatchResult result, CapturedOutput stdout, CapturedOutput stderr) {
+        LOG.info(outcome(result));
+        announce.accept(DispatchFinished.of(result, stdout, stderr));
+    }
+
+    /** "ended failed (out_of_memory), exit code 137, 5012 ms": what an operator looks for first. */
+    private static String outcome(DispatchResult result) {
+        StringBuilder line = new StringBuilder("ended ").append(result.status().wire());
+        if (result.error() != null) {
+            line.append(" (").append(result.error().code()).append(')');
+        }
+        if (result.exitCode() != null) {
+            line.append(", exit code ").append(result.exitCode());
+        }
+        if (result.durationMs() != null) {
+            line.append(", ").append(result.durationMs()).append(" ms");
+        }
+        return line.toString();
     }
 
     /**
@@ -67,8 +94,11 @@ final class Finisher {
             DispatchResult result = ending.result();
             return new DispatchTransitions.Closing(result, ending.summary(result));
         });
-        closed.forEach(
-                result -> announce.accept(DispatchFinished.of(result, CapturedOutput.EMPTY, CapturedOutput.EMPTY)));
+        closed.forEach(result -> {
+            try (LogScope scope = LogScope.dispatch(result.dispatchId())) {
+                ended(result, CapturedOutput.EMPTY, CapturedOutput.EMPTY);
+            }
+        });
         return closed.stream().map(DispatchResult::dispatchId).toList();
     }
 }

@@ -76,7 +76,7 @@ final class Takeover implements Reconciler.Lifecycle {
                 transitions.markQueuedAgain(dispatchId);
             }
             if (!scheduler.resubmit(dispatchId, held.spec(), held.createdAt())) {
-                LOG.warnf("dispatch %s: no room in the queue yet; tried again at the next reconciliation", dispatchId);
+                LOG.warn("no room in the queue yet; tried again at the next reconciliation");
             }
         });
     }

@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 
 import org.jboss.logging.Logger;
 
+import dev.sluice.concurrent.LogScope;
 import dev.sluice.container.ContainerInventory;
 import dev.sluice.container.ManagedContainer;
 
@@ -101,16 +102,18 @@ public final class Reconciler {
     }
 
     private void takeUp(Unfinished d, Optional<ManagedContainer> container) {
-        if (container.isEmpty()) {
-            if (d.running()) {
-                lifecycle.closeContainerLost(d.id());
+        try (LogScope scope = LogScope.dispatch(d.id())) {
+            if (container.isEmpty()) {
+                if (d.running()) {
+                    lifecycle.closeContainerLost(d.id());
+                } else {
+                    lifecycle.requeue(d.id());
+                }
+            } else if (d.hasSecrets()) {
+                lifecycle.abandon(d.id(), container.get().id());
             } else {
-                lifecycle.requeue(d.id());
+                lifecycle.resume(d.id(), container.get().id());
             }
-        } else if (d.hasSecrets()) {
-            lifecycle.abandon(d.id(), container.get().id());
-        } else {
-            lifecycle.resume(d.id(), container.get().id());
         }
     }
 

@@ -56,11 +56,12 @@ class AccessIT {
     }
 
     @Test
-    void probesMetricsAndOpenApiStayOpen() {
+    void probesMetricsOpenApiAndSwaggerUiStayOpen() {
         given().get("/q/health/live").then().statusCode(200);
         given().get("/q/health/ready").then().statusCode(200);
         given().get("/q/health/started").then().statusCode(200);
         given().get("/q/metrics").then().statusCode(200);
         given().get("/q/openapi").then().statusCode(200);
+        given().get("/q/swagger-ui/").then().statusCode(200);
     }
 }

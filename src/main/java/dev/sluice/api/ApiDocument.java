@@ -1,0 +1,144 @@
+package dev.sluice.api;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.eclipse.microprofile.openapi.OASFactory;
+import org.eclipse.microprofile.openapi.OASFilter;
+import org.eclipse.microprofile.openapi.models.Components;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.headers.Header;
+import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.parameters.Parameter;
+import org.eclipse.microprofile.openapi.models.responses.APIResponse;
+import org.eclipse.microprofile.openapi.models.responses.APIResponses;
+import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
+
+import io.quarkus.smallrye.openapi.OpenApiFilter;
+
+/**
+ * Completes, at build time, the OpenAPI document that {@link DispatchApi}'s
+ * annotations make (docs/openapi.yaml is its checked-in copy, ADR 0021). What
+ * many answers share is written here once: every refusal gets the problem body
+ * and its headers, every operation the two refusals any route can give (401
+ * when tokens are set, 500), the routes of one dispatch their {@code id}
+ * parameter, and the document the bearer scheme. Maps are sorted, so that the
+ * same code always makes the same document.
+ */
+@OpenApiFilter(OpenApiFilter.RunStage.BUILD)
+public class ApiDocument implements OASFilter {
+
+    /** The path parameter {@code id} of the routes of one dispatch, by reference. */
+    static final String DISPATCH_ID = "dispatchId";
+
+    private static final String BEARER = "bearer";
+
+    @Override
+    public void filterOpenAPI(OpenAPI document) {
+        document.getPaths()
+                .getPathItems()
+                .values()
+                .forEach(path -> path.getOperations().values().forEach(ApiDocument::completeRefusals));
+        Components components = document.getComponents();
+        components.addParameter(DISPATCH_ID, dispatchId());
+        nullableResult(components.getSchemas().get("DispatchRecord"));
+        components.addSecurityScheme(
+                BEARER,
+                OASFactory.createSecurityScheme()
+                        .type(SecurityScheme.Type.HTTP)
+                        .scheme("bearer")
+                        .description("One of sluice.api.tokens; with none set the API is open"));
+        // Either a token, or nothing when the worker has none configured.
+        document.setSecurity(List.of(
+                OASFactory.createSecurityRequirement().addScheme(BEARER), OASFactory.createSecurityRequirement()));
+        document.getPaths().setPathItems(sorted(document.getPaths().getPathItems()));
+        components.setSchemas(sorted(components.getSchemas()));
+    }
+
+    /**
+     * The generator writes a type beside a reference ({@code $ref}, or
+     * {@code anyOf} a reference and null for a nullable one); for a nullable
+     * object that type would refuse the null. The referenced schema carries the
+     * type.
+     */
+    @Override
+    public Schema filterSchema(Schema schema) {
+        boolean refers = schema.getRef() != null
+                || (schema.getAnyOf() != null && schema.getAnyOf().stream().anyMatch(s -> s.getRef() != null));
+        if (refers) {
+            schema.setType(null);
+        }
+        return schema;
+    }
+
+    private static void completeRefusals(Operation operation) {
+        APIResponses responses = operation.getResponses();
+        responses.addAPIResponse(
+                "401",
+                OASFactory.createAPIResponse()
+                        .description("unauthorized: sluice.api.tokens is set and the request has no valid bearer token")
+                        .addHeader("WWW-Authenticate", header("Bearer: the scheme to use", Schema.SchemaType.STRING)));
+        responses.addAPIResponse(
+                "500",
+                OASFactory.createAPIResponse()
+                        .description("internal-error: detail quotes an error id the worker logged the failure under"));
+        responses.getAPIResponses().forEach((status, response) -> {
+            if (status.startsWith("4") || status.startsWith("5")) {
+                problem(status, response);
+            }
+        });
+        responses.setAPIResponses(sorted(responses.getAPIResponses()));
+    }
+
+    private static void problem(String status, APIResponse response) {
+        response.content(OASFactory.createContent()
+                .addMediaType(
+                        Problem.MEDIA_TYPE,
+                        OASFactory.createMediaType()
+                                .schema(OASFactory.createSchema().ref("Problem"))));
+        if (status.equals("429") || status.equals("503")) {
+            response.addHeader(
+                    "Retry-After",
+                    header("seconds to wait: sluice.dispatch.retry-after (5 s)", Schema.SchemaType.INTEGER));
+        }
+    }
+
+    private static Parameter dispatchId() {
+        return OASFactory.createParameter()
+                .name("id")
+                .in(Parameter.In.PATH)
+                .required(true)
+                .description("the dispatch id")
+                .schema(OASFactory.createSchema()
+                        .addType(Schema.SchemaType.STRING)
+                        .pattern(DispatchRequestValidator.ID_PATTERN));
+    }
+
+    /**
+     * The record's result is a DispatchResult's stored JSON ({@code StoredResult}),
+     * or null until the dispatch ends. The generator drops the null from a
+     * property that names its schema by reference, so it is added here.
+     */
+    private static void nullableResult(Schema record) {
+        Schema result = record.getProperties().get("result");
+        record.addProperty(
+                "result",
+                OASFactory.createSchema()
+                        .description(result.getDescription())
+                        .anyOf(List.of(
+                                OASFactory.createSchema().ref(result.getRef()),
+                                OASFactory.createSchema().addType(Schema.SchemaType.NULL))));
+    }
+
+    private static Header header(String description, Schema.SchemaType type) {
+        return OASFactory.createHeader()
+                .description(description)
+                .schema(OASFactory.createSchema().addType(type));
+    }
+
+    private static <V> Map<String, V> sorted(Map<String, V> map) {
+        return map == null ? null : new TreeMap<>(map);
+    }
+}

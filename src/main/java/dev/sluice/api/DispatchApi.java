@@ -1,0 +1,264 @@
+package dev.sluice.api;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import dev.sluice.dispatch.Dispatch;
+
+/**
+ * The v1 dispatch API as tools see it (docs/api.md, section 2): routes,
+ * parameters and answers, from which the OpenAPI document is made
+ * (docs/openapi.yaml, ADR 0021). {@link DispatchResource} implements it;
+ * {@link ApiDocument} adds what every refusal shares.
+ */
+@Path("/v1/dispatches")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "Dispatches", description = "Run agents in containers and read their bounded results")
+public interface DispatchApi {
+
+    /** Header on a POST that returned an existing dispatch for a repeated request. */
+    String REPLAYED = "Idempotent-Replayed";
+
+    /** Accepts a dispatch: 202 with the record; a repeated request with the same id and body gets the same record. */
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(
+            operationId = "createDispatch",
+            summary = "Accept a dispatch",
+            description = "Stores the dispatch and queues it; the record is committed before the answer. A repeat "
+                    + "of a request with the same id and content is a replay: the record as it is now, with "
+                    + "Idempotent-Replayed: true. The checks run in the order of docs/api.md, section 2.1, and the "
+                    + "first that fails answers; a refused request changes nothing.")
+    @RequestBody(
+            required = true,
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = DispatchRequest.class)))
+    @APIResponse(
+            responseCode = "202",
+            description = "Accepted (or replayed): the record",
+            headers = {
+                @Header(
+                        name = "Location",
+                        description = "the record's address",
+                        schema = @Schema(type = SchemaType.STRING)),
+                @Header(
+                        name = REPLAYED,
+                        description = "true when the request repeated an earlier one",
+                        schema = @Schema(type = SchemaType.STRING, enumeration = "true"))
+            },
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = DispatchView.class)))
+    @APIResponse(
+            responseCode = "400",
+            description = "body-required (an empty body) or malformed-body (not a JSON object)")
+    @APIResponse(
+            responseCode = "403",
+            description = "image-not-allowed: the image matches no pattern of sluice.images.allowed")
+    @APIResponse(responseCode = "409", description = "id-conflict: the id names a dispatch with a different request")
+    @APIResponse(responseCode = "413", description = "body-too-large: the body is over sluice.api.max-request-size")
+    @APIResponse(responseCode = "415", description = "http-415: the Content-Type is not application/json")
+    @APIResponse(responseCode = "422", description = "validation-failed: errors names every bad field")
+    @APIResponse(responseCode = "429", description = "at-capacity: every run slot and queue place is taken")
+    @APIResponse(
+            responseCode = "503",
+            description = "shutting-down, engine-unavailable or store-unavailable: nothing was accepted")
+    Response create(DispatchRequest request);
+
+    @GET
+    @Path("{id}")
+    @Operation(
+            operationId = "getDispatch",
+            summary = "Read a dispatch",
+            description = "The record, with the result once it is terminal.")
+    @APIResponse(
+            responseCode = "200",
+            description = "The record",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = DispatchView.class)))
+    @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
+    @APIResponse(responseCode = "503", description = "store-unavailable")
+    DispatchView get(@Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id);
+
+    /** Newest first; {@code after} is the id of the last dispatch of the previous page. */
+    @GET
+    @Operation(
+            operationId = "listDispatches",
+            summary = "List dispatches",
+            description = "Newest first (in the order they were accepted), one page at a time, each item with a "
+                    + "summary in place of the result. Follow next (or Link) for the next page; dispatches accepted "
+                    + "after the first page never appear in later pages of the same walk.")
+    @APIResponse(
+            responseCode = "200",
+            description = "A page",
+            headers =
+                    @Header(
+                            name = "Link",
+                            description = "</v1/dispatches?...>; rel=\"next\" when there is a next page",
+                            schema = @Schema(type = SchemaType.STRING)),
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = DispatchListView.class)))
+    @APIResponse(
+            responseCode = "422",
+            description = "validation-failed: a query parameter is invalid, or after names no existing dispatch")
+    @APIResponse(responseCode = "503", description = "store-unavailable")
+    Response list(
+            @Parameter(
+                            description = "only dispatches in this status",
+                            schema = @Schema(implementation = Dispatch.Status.class))
+                    @QueryParam("status")
+                    String status,
+            @Parameter(
+                            description = "page size: sluice.api.default-page-size (20) by default, at most "
+                                    + "sluice.api.max-page-size (100)",
+                            schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1"))
+                    @QueryParam("limit")
+                    String limit,
+            @Parameter(
+                            description = "the id of the last item of the previous page",
+                            schema = @Schema(type = SchemaType.STRING, pattern = DispatchRequestValidator.ID_PATTERN))
+                    @QueryParam("after")
+                    String after);
+
+    /** Cancels; idempotent. 202 while the container is being stopped, 200 once the dispatch is terminal. */
+    @DELETE
+    @Path("{id}")
+    @Operation(
+            operationId = "cancelDispatch",
+            summary = "Cancel a dispatch",
+            description = "Idempotent. A queued dispatch ends at once as cancelled; a starting or running one gets "
+                    + "SIGTERM, then SIGKILL after sluice.dispatch.stop-grace, and ends as cancelled: poll the "
+                    + "record for it. A terminal one is left as it is.")
+    @APIResponse(
+            responseCode = "200",
+            description = "Terminal: the record",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = DispatchView.class)))
+    @APIResponse(
+            responseCode = "202",
+            description = "Being stopped: the record as it is",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = DispatchView.class)))
+    @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
+    @APIResponse(responseCode = "503", description = "store-unavailable")
+    Response cancel(@Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id);
+
+    /** Sends the stored result to the callback URL again, with the same webhook-id and body. */
+    @POST
+    @Path("{id}/redeliver")
+    @Operation(
+            operationId = "redeliverResult",
+            summary = "Deliver the result again",
+            description = "Starts a new round of attempts now, whatever the delivery state, with the same "
+                    + "webhook-id and body as before (docs/api.md, section 2.6).")
+    @APIResponse(
+            responseCode = "202",
+            description = "A new round started: the record",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = DispatchView.class)))
+    @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
+    @APIResponse(
+            responseCode = "409",
+            description = "not-redeliverable: no callbackUrl, not terminal yet, or no delivery was recorded")
+    @APIResponse(responseCode = "503", description = "store-unavailable")
+    Response redeliver(@Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id);
+
+    /**
+     * A byte range of the full stream, read back from the container runtime and
+     * masked. 410 once the container is gone.
+     */
+    @GET
+    @Path("{id}/logs/{stream}")
+    @Produces({MediaType.APPLICATION_OCTET_STREAM, MediaType.APPLICATION_JSON})
+    @Operation(
+            operationId = "readLog",
+            summary = "Read a byte range of a full stream",
+            description = "Read back from the container runtime's log whatever the caps kept, and masked. Repeat "
+                    + "with offset set to Sluice-Log-Next-Offset until Sluice-Log-End is true (docs/api.md, "
+                    + "section 2.5).")
+    @APIResponse(
+            responseCode = "200",
+            description = "At most limit bytes from offset",
+            headers = {
+                @Header(
+                        name = "Sluice-Log-Offset",
+                        description = "the offset asked for",
+                        schema = @Schema(type = SchemaType.INTEGER, format = "int64")),
+                @Header(
+                        name = "Sluice-Log-Next-Offset",
+                        description = "where the next range starts",
+                        schema = @Schema(type = SchemaType.INTEGER, format = "int64")),
+                @Header(
+                        name = "Sluice-Log-End",
+                        description = "whether the range reaches the end of what the runtime holds now",
+                        schema = @Schema(type = SchemaType.BOOLEAN))
+            },
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_OCTET_STREAM,
+                            schema = @Schema(type = SchemaType.STRING, format = "binary")))
+    @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id, or no such stream")
+    @APIResponse(
+            responseCode = "410",
+            description = "log-gone (no container, or it was removed) or log-unmaskable (this worker no longer "
+                    + "holds the dispatch's secrets)")
+    @APIResponse(responseCode = "422", description = "validation-failed: offset or limit is out of bounds")
+    @APIResponse(responseCode = "503", description = "engine-unavailable or store-unavailable")
+    Response logs(
+            @Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id,
+            @Parameter(
+                            description = "the stream",
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.STRING,
+                                            enumeration = {"stdout", "stderr"}))
+                    @PathParam("stream")
+                    String stream,
+            @Parameter(
+                            description = "the first byte; 0 by default",
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.INTEGER,
+                                            format = "int64",
+                                            minimum = "0",
+                                            maximum = "4611686018427387903"))
+                    @QueryParam("offset")
+                    String offset,
+            @Parameter(
+                            description = "the most bytes: sluice.api.default-log-range (1 MiB) by default, at most "
+                                    + "sluice.api.max-log-range (16 MiB)",
+                            schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1"))
+                    @QueryParam("limit")
+                    String limit);
+}

@@ -1,0 +1,145 @@
+package dev.sluice.api;
+
+import static dev.sluice.testsupport.Dispatches.awaitStatus;
+import static dev.sluice.testsupport.Dispatches.awaitTerminal;
+import static dev.sluice.testsupport.Dispatches.post;
+import static dev.sluice.testsupport.Dispatches.script;
+import static dev.sluice.testsupport.Dispatches.submit;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.sluice.testsupport.Program;
+import dev.sluice.testsupport.Receiver;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+
+/**
+ * Real answers of the worker, for every operation and every refusal a test
+ * can provoke without reconfiguring it, checked against the served OpenAPI
+ * document by the validators its readers use (src/test/node/validate-openapi.mjs):
+ * the document is valid OpenAPI 3.1, each answer's status and content type are
+ * declared by its operation, and each body matches the declared schema with no
+ * property the schema does not name and none it requires missing.
+ */
+@QuarkusTest
+class OpenApiResponsesIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Receiver receiver = Receiver.on("127.0.0.1");
+    private final List<ObjectNode> answers = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        receiver.close();
+    }
+
+    @Test
+    void everyAnswerMatchesTheDocument() throws IOException {
+        // A truncated stdout (an overflow), metadata, and a callback delivered at the second attempt (a history).
+        receiver.then(Receiver.status(500));
+        Map<String, Object> request = new HashMap<>(script("seq 1 2000; echo done >&2"));
+        request.put("id", "openapi-full");
+        request.put("output", Map.of("stdoutCapBytes", 1024));
+        request.put("metadata", Map.of("task", "openapi", "attempt", 1));
+        request.put("callbackUrl", receiver.url("/hooks"));
+        answer("accepted", "createDispatch", post(request));
+        answer("replayed", "createDispatch", post(request));
+        request.put("metadata", Map.of("task", "other"));
+        answer("id-conflict", "createDispatch", post(request));
+
+        awaitTerminal("openapi-full");
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> "delivered"
+                        .equals(given().get("/v1/dispatches/openapi-full").path("callback.state")));
+        answer("finished with overflow and delivery", "getDispatch", given().get("/v1/dispatches/openapi-full"));
+        answer("listing", "listDispatches", given().queryParam("limit", 1).get("/v1/dispatches"));
+        answer("log range", "readLog", given().get("/v1/dispatches/openapi-full/logs/stdout"));
+        answer("redelivered", "redeliverResult", given().post("/v1/dispatches/openapi-full/redeliver"));
+        answer("cancel of a terminal dispatch", "cancelDispatch", given().delete("/v1/dispatches/openapi-full"));
+
+        // An error result (with an error object, no start), which has no log.
+        String missing = submit(Map.of("image", "sluice-test/no-such-image:1"));
+        awaitTerminal(missing);
+        answer("error result", "getDispatch", given().get("/v1/dispatches/" + missing));
+        answer("log-gone", "readLog", given().get("/v1/dispatches/" + missing + "/logs/stderr"));
+        answer("not-redeliverable", "redeliverResult", given().post("/v1/dispatches/" + missing + "/redeliver"));
+
+        // A running dispatch, stopped.
+        String running = submit(script("sleep 60"));
+        awaitStatus(running, "running");
+        answer("running, no callback", "getDispatch", given().get("/v1/dispatches/" + running));
+        answer("cancel of a running dispatch", "cancelDispatch", given().delete("/v1/dispatches/" + running));
+        awaitTerminal(running);
+
+        answer("not-found", "getDispatch", given().get("/v1/dispatches/no-such-dispatch"));
+        answer("no such stream", "readLog", given().get("/v1/dispatches/openapi-full/logs/stdin"));
+        answer(
+                "bad offset",
+                "readLog",
+                given().queryParam("offset", -1).get("/v1/dispatches/openapi-full/logs/stdout"));
+        answer("bad limit", "listDispatches", given().queryParam("limit", 0).get("/v1/dispatches"));
+        answer(
+                "body-required",
+                "createDispatch",
+                given().contentType(ContentType.JSON).post("/v1/dispatches"));
+        answer(
+                "malformed-body",
+                "createDispatch",
+                given().contentType(ContentType.JSON).body("[1]").post("/v1/dispatches"));
+        answer("validation-failed", "createDispatch", post(Map.of("image", "sluice-agent:test", "timeout", "PT7H")));
+        answer(
+                "unsupported type",
+                "createDispatch",
+                given().contentType(ContentType.TEXT).body("{}").post("/v1/dispatches"));
+        answer(
+                "body-too-large",
+                "createDispatch",
+                post(Map.of("image", "sluice-agent:test", "input", "x".repeat(3 << 20))));
+
+        // The walk met every status it means to, so that a refusal that stopped happening is noticed.
+        assertThat(answers.stream().map(a -> a.get("status").asText()).distinct())
+                .containsExactlyInAnyOrder("200", "202", "400", "404", "409", "410", "413", "415", "422");
+
+        ObjectNode check = JSON.createObjectNode();
+        check.set(
+                "document",
+                JSON.readTree(
+                        given().queryParam("format", "json").get("/q/openapi").asString()));
+        check.putArray("answers").addAll(answers);
+        Program.Result result = Program.node(check.toString(), "validate-openapi.mjs");
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        assertThat(result.stdout())
+                .contains("valid OpenAPI 3.1")
+                .contains(answers.size() + " answers checked, 0 failed");
+    }
+
+    /** Records an answer to check; a body that is not JSON (a log range) is checked as declared only. */
+    private void answer(String label, String operationId, Response response) throws IOException {
+        String contentType = response.contentType().split(";")[0].trim();
+        ObjectNode answer = JSON.createObjectNode()
+                .put("label", label + " (" + response.statusCode() + ")")
+                .put("operationId", operationId)
+                .put("status", Integer.toString(response.statusCode()))
+                .put("contentType", contentType);
+        if (contentType.endsWith("json")) {
+            answer.set("body", JSON.readTree(response.asString()));
+        }
+        answers.add(answer);
+    }
+}

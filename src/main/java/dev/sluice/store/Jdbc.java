@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -28,9 +29,24 @@ public final class Jdbc {
     private static final String UNIQUE_VIOLATION = "23505";
 
     private final DataSource dataSource;
+    /** Seconds a statement may run before the driver cancels it (JDBC's query timeout); 0 for no limit. */
+    private final int statementTimeout;
 
     public Jdbc(DataSource dataSource) {
+        this(dataSource, 0);
+    }
+
+    private Jdbc(DataSource dataSource, int statementTimeout) {
         this.dataSource = dataSource;
+        this.statementTimeout = statementTimeout;
+    }
+
+    /**
+     * The same store, with every statement cancelled once it has run for
+     * {@code timeout} (in whole seconds, at least one: JDBC counts no finer).
+     */
+    public Jdbc bounded(Duration timeout) {
+        return new Jdbc(dataSource, (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toSeconds())));
     }
 
     /** Maps the current row of a query. */
@@ -47,23 +63,23 @@ public final class Jdbc {
 
     /** Every row the query returns. */
     public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
-        return onConnection(sql, c -> new Tx(c).query(sql, mapper, args));
+        return onConnection(sql, c -> new Tx(c, statementTimeout).query(sql, mapper, args));
     }
 
     /** The first row the query returns, if any. */
     public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) {
-        return onConnection(sql, c -> new Tx(c).one(sql, mapper, args));
+        return onConnection(sql, c -> new Tx(c, statementTimeout).one(sql, mapper, args));
     }
 
     /** One statement, auto-committed; returns the rows it changed. */
     public int update(String sql, Object... args) {
-        return onConnection(sql, c -> new Tx(c).update(sql, args));
+        return onConnection(sql, c -> new Tx(c, statementTimeout).update(sql, args));
     }
 
     /** An insert that may meet an existing key: false then, and nothing changed. */
     public boolean insertIfAbsent(String sql, Object... args) {
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(sql)) {
+                PreparedStatement ps = prepare(c, sql, statementTimeout)) {
             bind(ps, args);
             ps.executeUpdate();
             return true;
@@ -80,7 +96,7 @@ public final class Jdbc {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                T result = work.run(new Tx(c));
+                T result = work.run(new Tx(c, statementTimeout));
                 c.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {
@@ -103,13 +119,15 @@ public final class Jdbc {
     public static final class Tx {
 
         private final Connection connection;
+        private final int statementTimeout;
 
-        private Tx(Connection connection) {
+        private Tx(Connection connection, int statementTimeout) {
             this.connection = connection;
+            this.statementTimeout = statementTimeout;
         }
 
         public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
-            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            try (PreparedStatement ps = prepare(connection, sql, statementTimeout)) {
                 bind(ps, args);
                 List<T> rows = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
@@ -125,7 +143,7 @@ public final class Jdbc {
         }
 
         public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) {
-            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            try (PreparedStatement ps = prepare(connection, sql, statementTimeout)) {
                 bind(ps, args);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.ofNullable(mapper.map(new Row(rs, sql))) : Optional.empty();
@@ -136,7 +154,7 @@ public final class Jdbc {
         }
 
         public int update(String sql, Object... args) {
-            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            try (PreparedStatement ps = prepare(connection, sql, statementTimeout)) {
                 bind(ps, args);
                 return ps.executeUpdate();
             } catch (SQLException e) {
@@ -146,7 +164,7 @@ public final class Jdbc {
 
         /** The same statement once per argument list, sent as one batch. */
         public void batch(String sql, Collection<Object[]> argLists) {
-            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            try (PreparedStatement ps = prepare(connection, sql, statementTimeout)) {
                 for (Object[] args : argLists) {
                     bind(ps, args);
                     ps.addBatch();
@@ -246,6 +264,19 @@ public final class Jdbc {
         } catch (SQLException e) {
             throw new StoreException(describe(sql), e);
         }
+    }
+
+    private static PreparedStatement prepare(Connection c, String sql, int timeout) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        if (timeout > 0) {
+            try {
+                ps.setQueryTimeout(timeout);
+            } catch (SQLException e) {
+                ps.close();
+                throw e;
+            }
+        }
+        return ps;
     }
 
     private static void bind(PreparedStatement ps, Object... args) throws SQLException {

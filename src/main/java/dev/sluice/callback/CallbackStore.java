@@ -149,7 +149,8 @@ public class CallbackStore implements Outbox {
      * counted by a query the database cancels after {@code timeout}.
      */
     public long pending(Duration timeout) {
-        return jdbc.oneWithin(timeout, "SELECT COUNT(*) FROM callbacks WHERE state = 'pending'", row -> row.number(1))
+        return jdbc.bounded(timeout)
+                .one("SELECT COUNT(*) FROM callbacks WHERE state = 'pending'", row -> row.number(1))
                 .orElse(0L);
     }
 

@@ -1,15 +1,15 @@
 package dev.sluice.container;
 
 import jakarta.annotation.Priority;
-import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.ObservesAsync;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import dev.sluice.concurrent.Jobs;
-import io.quarkus.runtime.StartupEvent;
+import dev.sluice.concurrent.WarmUp;
 import io.quarkus.scheduler.Scheduled;
 
-/** The engine's health, checked on every tick, and the clients warmed at start. */
+/** The engine's health, checked on every tick, and the engine's part of a dispatch warmed after start. */
 @Singleton
 class ContainerJobs {
 
@@ -17,14 +17,16 @@ class ContainerJobs {
     EngineMonitor engine;
 
     @Inject
-    ContainerRuntime runtime;
+    EngineWarmUp warmUp;
 
-    /** Only an engine that answers its (bounded) ping is warmed up: a hung one must not hold up the start. */
-    void atStart(@Observes @Priority(20) StartupEvent event) {
-        Jobs.run("warm-up", () -> {
-            if (engine.check().available()) {
-                runtime.warmUp();
+    /** Only an engine that answers its (bounded) ping is warmed up: each call to a hung one would take its timeout. */
+    void warmUp(@ObservesAsync @Priority(WarmUp.CONTAINER) WarmUp event) {
+        event.step("container", () -> {
+            EngineMonitor.Availability now = engine.check();
+            if (!now.available()) {
+                throw new IllegalStateException(now.problem());
             }
+            warmUp.run(event.unknownId());
         });
     }
 

@@ -38,6 +38,12 @@ class ContainerProducer {
 
     @Produces
     @Singleton
+    EngineWarmUp engineWarmUp(ContainerRuntime runtime, DockerClients clients, DockerConfig config) {
+        return new EngineWarmUp(runtime, clients, config.callTimeout());
+    }
+
+    @Produces
+    @Singleton
     ContainerLogs containerLogs(DockerClients clients) {
         return new ContainerLogs(clients);
     }

@@ -58,32 +58,7 @@ public class ContainerRuntime implements ContainerInventory {
         }
     }
 
-    /**
-     * Takes the calls of a dispatch's way through the engine once, with an
-     * image that cannot exist, so the engine refuses each and nothing is
-     * created: the first real dispatch then finds both clients connected and
-     * their request and answer mapping loaded, instead of paying for it.
-     */
-    public void warmUp() {
-        String image = "sluice.invalid/warm-up:none";
-        ContainerSpec spec =
-                new ContainerSpec(image, List.of("true"), Map.of(), null, true, Map.of(), 64L << 20, 0, 64, "none");
-        refused(() -> imageUser(image));
-        // Should an image of that name exist after all, its container goes at once.
-        refused(() -> remove(createCommand(spec, "").exec().getId()));
-        refused(() -> clients.streaming().pingCmd().exec());
-        refused(() -> clients.control().inspectContainerCmd(image).exec());
-    }
-
-    private static void refused(Runnable call) {
-        try {
-            call.run();
-        } catch (RuntimeException e) {
-            // the engine's refusal is the expected answer
-        }
-    }
-
-    private CreateContainerCmd createCommand(ContainerSpec spec, String imageUser) {
+    CreateContainerCmd createCommand(ContainerSpec spec, String imageUser) {
         CreateContainerCmd cmd = clients.control()
                 .createContainerCmd(spec.image())
                 .withTty(false)
@@ -105,7 +80,7 @@ public class ContainerRuntime implements ContainerInventory {
         return cmd;
     }
 
-    private String imageUser(String image) {
+    String imageUser(String image) {
         try {
             String user =
                     clients.control().inspectImageCmd(image).exec().getConfig().getUser();

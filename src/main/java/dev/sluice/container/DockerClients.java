@@ -8,10 +8,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.Consumer;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.AuthConfig;
+import com.github.dockerjava.api.model.AuthConfigurations;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
 import com.github.dockerjava.core.DockerClientConfig;
 import com.github.dockerjava.core.DockerClientImpl;
+import com.github.dockerjava.core.RemoteApiVersion;
+import com.github.dockerjava.core.SSLConfig;
 import com.github.dockerjava.transport.DockerHttpClient;
 
 import dev.sluice.concurrent.Threads;
@@ -37,6 +42,7 @@ public final class DockerClients implements AutoCloseable {
     private final EngineHttpClient controlHttp;
     private final EngineHttpClient streamingHttp;
     private final EngineHttpClient pingHttp;
+    private final ObjectMapper answers;
     private final DockerClient control;
     private final DockerClient streaming;
     private final ExecutorService stdinWriters;
@@ -52,8 +58,12 @@ public final class DockerClients implements AutoCloseable {
         this.streamingHttp = http(config, config.callTimeout(), EngineHttpClient.Scope.UNTIL_HEAD, calls, observed);
         // A slow ping has a rule of its own (EngineMonitor): it is not a call timing out.
         this.pingHttp = http(config, config.pingTimeout(), EngineHttpClient.Scope.WHOLE_CALL, null, observed);
-        this.control = DockerClientImpl.getInstance(clientConfig, controlHttp);
-        this.streaming = DockerClientImpl.getInstance(clientConfig, streamingHttp);
+        // One mapper of requests and answers for both clients (docker-java would give each a copy of its own),
+        // so what the warm-up prepares in it serves every call.
+        this.answers = clientConfig.getObjectMapper();
+        SharedMapper shared = new SharedMapper(clientConfig, answers);
+        this.control = DockerClientImpl.getInstance(shared, controlHttp);
+        this.streaming = DockerClientImpl.getInstance(shared, streamingHttp);
         this.stdinWriters = Executors.newCachedThreadPool(Threads.named("docker-stdin-"));
     }
 
@@ -107,6 +117,11 @@ public final class DockerClients implements AutoCloseable {
         return pingHttp;
     }
 
+    /** The mapper both clients read the engine's answers with. */
+    ObjectMapper answers() {
+        return answers;
+    }
+
     EngineCalls calls() {
         return calls;
     }
@@ -128,5 +143,59 @@ public final class DockerClients implements AutoCloseable {
     public void close() {
         stdinWriters.shutdownNow();
         deadlines.shutdownNow();
+    }
+
+    /** The client settings as they are, with one mapper for every client made from them. */
+    private record SharedMapper(DockerClientConfig config, ObjectMapper mapper) implements DockerClientConfig {
+
+        @Override
+        public ObjectMapper getObjectMapper() {
+            return mapper;
+        }
+
+        @Override
+        public URI getDockerHost() {
+            return config.getDockerHost();
+        }
+
+        @Override
+        public RemoteApiVersion getApiVersion() {
+            return config.getApiVersion();
+        }
+
+        @Override
+        public String getRegistryUsername() {
+            return config.getRegistryUsername();
+        }
+
+        @Override
+        public String getRegistryPassword() {
+            return config.getRegistryPassword();
+        }
+
+        @Override
+        public String getRegistryEmail() {
+            return config.getRegistryEmail();
+        }
+
+        @Override
+        public String getRegistryUrl() {
+            return config.getRegistryUrl();
+        }
+
+        @Override
+        public AuthConfig effectiveAuthConfig(String imageName) {
+            return config.effectiveAuthConfig(imageName);
+        }
+
+        @Override
+        public AuthConfigurations getAuthConfigurations() {
+            return config.getAuthConfigurations();
+        }
+
+        @Override
+        public SSLConfig getSSLConfig() {
+            return config.getSSLConfig();
+        }
     }
 }

@@ -33,6 +33,8 @@ public final class Jdbc {
 
     private final DataSource dataSource;
     private final Consumer<StoreWrite> writes;
+    /** Seconds a statement may run before the driver cancels it (JDBC's query timeout); 0 for no limit. */
+    private final int statementTimeout;
 
     /** A store whose writes are announced to nobody. */
     public Jdbc(DataSource dataSource) {
@@ -40,8 +42,21 @@ public final class Jdbc {
     }
 
     public Jdbc(DataSource dataSource, Consumer<StoreWrite> writes) {
+        this(dataSource, writes, 0);
+    }
+
+    private Jdbc(DataSource dataSource, Consumer<StoreWrite> writes, int statementTimeout) {
         this.dataSource = dataSource;
         this.writes = writes;
+        this.statementTimeout = statementTimeout;
+    }
+
+    /**
+     * The same store, with every statement cancelled once it has run for
+     * {@code timeout} (in whole seconds, at least one: JDBC counts no finer).
+     */
+    public Jdbc bounded(Duration timeout) {
+        return new Jdbc(dataSource, writes, (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toSeconds())));
     }
 
     /** Maps the current row of a query. */
@@ -58,33 +73,26 @@ public final class Jdbc {
 
     /** Every row the query returns. */
     public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
-        return onConnection(sql, c -> new Tx(c).query(sql, mapper, args));
+        return onConnection(sql, c -> new Tx(c, statementTimeout).query(sql, mapper, args));
     }
 
     /** The first row the query returns, if any. */
     public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) {
-        return onConnection(sql, c -> new Tx(c).one(sql, mapper, args));
-    }
-
-    /**
-     * The first row of a query that the database cancels after {@code timeout}
-     * (in whole seconds, at least one), for figures read on a schedule.
-     */
-    public <T> Optional<T> oneWithin(Duration timeout, String sql, RowMapper<T> mapper, Object... args) {
-        int seconds = (int) Math.max(1, timeout.toSeconds());
-        return onConnection(sql, c -> new Tx(c).one(seconds, sql, mapper, args));
+        return onConnection(sql, c -> new Tx(c, statementTimeout).one(sql, mapper, args));
     }
 
     /** One statement, auto-committed; returns the rows it changed. */
     public int update(String sql, Object... args) {
-        return timed(StoreWrite.ofStatement(sql), () -> onConnection(sql, c -> new Tx(c).update(sql, args)));
+        return timed(
+                StoreWrite.ofStatement(sql),
+                () -> onConnection(sql, c -> new Tx(c, statementTimeout).update(sql, args)));
     }
 
     /** An insert that may meet an existing key: false then, and nothing changed. */
     public boolean insertIfAbsent(String sql, Object... args) {
         return timed(StoreWrite.ofStatement(sql), () -> {
             try (Connection c = dataSource.getConnection();
-                    PreparedStatement ps = c.prepareStatement(sql)) {
+                    PreparedStatement ps = prepare(c, sql, statementTimeout)) {
                 bind(ps, args);
                 ps.executeUpdate();
                 return true;
@@ -106,7 +114,7 @@ public final class Jdbc {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                T result = work.run(new Tx(c));
+                T result = work.run(new Tx(c, statementTimeout));
                 c.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {
@@ -129,13 +137,15 @@ public final class Jdbc {
     public static final class Tx {
 
         private final Connection connection;
+        private final int statementTimeout;
 
-        private Tx(Connection connection) {
+        private Tx(Connection connection, int statementTimeout) {
             this.connection = connection;
+            this.statementTimeout = statementTimeout;
         }
 
         public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
-            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            try (PreparedStatement ps = prepare(connection, sql, statementTimeout)) {
                 bind(ps, args);
                 List<T> rows = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
@@ -151,13 +161,7 @@ public final class Jdbc {
         }
 
         public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) {
-            return one(0, sql, mapper, args);
-        }
-
-        /** @param timeoutSeconds after which the database cancels the query; 0 for never */
-        private <T> Optional<T> one(int timeoutSeconds, String sql, RowMapper<T> mapper, Object... args) {
-            try (PreparedStatement ps = connection.prepareStatement(sql)) {
-                ps.setQueryTimeout(timeoutSeconds);
+            try (PreparedStatement ps = prepare(connection, sql, statementTimeout)) {
                 bind(ps, args);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.ofNullable(mapper.map(new Row(rs, sql))) : Optional.empty();
@@ -168,7 +172,7 @@ public final class Jdbc {
         }
 
         public int update(String sql, Object... args) {
-            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            try (PreparedStatement ps = prepare(connection, sql, statementTimeout)) {
                 bind(ps, args);
                 return ps.executeUpdate();
             } catch (SQLException e) {
@@ -178,7 +182,7 @@ public final class Jdbc {
 
         /** The same statement once per argument list, sent as one batch. */
         public void batch(String sql, Collection<Object[]> argLists) {
-            try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            try (PreparedStatement ps = prepare(connection, sql, statementTimeout)) {
                 for (Object[] args : argLists) {
                     bind(ps, args);
                     ps.addBatch();
@@ -291,6 +295,19 @@ public final class Jdbc {
         } catch (SQLException e) {
             throw new StoreException(describe(sql), e);
         }
+    }
+
+    private static PreparedStatement prepare(Connection c, String sql, int timeout) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        if (timeout > 0) {
+            try {
+                ps.setQueryTimeout(timeout);
+            } catch (SQLException e) {
+                ps.close();
+                throw e;
+            }
+        }
+        return ps;
     }
 
     private static void bind(PreparedStatement ps, Object... args) throws SQLException {

@@ -35,4 +35,13 @@ public interface WorkerConfig {
     /** Containers with our labels and no record are removed once this old. */
     @WithDefault("5m")
     Duration orphanGrace();
+
+    /**
+     * After start-up, take each part of a dispatch's way once in the
+     * background (with ids and containers that cannot exist, so nothing is
+     * recorded, created or sent), so the first dispatch is as quick as the
+     * ones after it.
+     */
+    @WithDefault("true")
+    boolean warmUp();
 }

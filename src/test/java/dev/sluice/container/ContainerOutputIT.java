@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -64,15 +65,14 @@ class ContainerOutputIT {
         assertThat(run.stderr.overflow()).isNull();
     }
 
+    /** Each call is refused as expected (it throws otherwise), and nothing of the warm-up's is on the engine. */
     @Test
     void warmingUpCreatesNothing() {
-        int before =
-                clients.control().listContainersCmd().withShowAll(true).exec().size();
-
-        runtime.warmUp();
+        new EngineWarmUp(runtime, clients, TestDocker.dockerConfig().callTimeout()).run("warm-up-" + UUID.randomUUID());
 
         assertThat(clients.control().listContainersCmd().withShowAll(true).exec())
-                .hasSize(before);
+                .noneMatch(c -> c.getImage().startsWith("sluice.invalid/"))
+                .noneMatch(c -> List.of(c.getNames()).stream().anyMatch(n -> n.contains("warm-up-")));
     }
 
     private static void assertBounded(CapturedOutput out, byte[] written, int cap) {

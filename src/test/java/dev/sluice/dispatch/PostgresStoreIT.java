@@ -9,13 +9,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import dev.sluice.concurrent.WarmUp;
+import dev.sluice.store.Jdbc;
 import dev.sluice.testsupport.Profiles;
 import dev.sluice.testsupport.Receiver;
 import io.quarkus.test.junit.QuarkusTest;
@@ -26,6 +33,27 @@ import io.restassured.path.json.JsonPath;
 @QuarkusTest
 @TestProfile(Profiles.Postgres.class)
 class PostgresStoreIT {
+
+    @Inject
+    Event<WarmUp> warmUps;
+
+    @Inject
+    Jdbc jdbc;
+
+    /** Its statements are PostgreSQL's, its result bodies go into rows: still nothing is left. */
+    @Test
+    void theWarmUpRunsOnPostgresAndLeavesNoRow() throws Exception {
+        WarmUp warmUp = warmUps.fireAsync(new WarmUp(Clock.systemUTC(), Duration.ofMinutes(1)))
+                .toCompletableFuture()
+                .get(2, TimeUnit.MINUTES);
+
+        assertThat(warmUp.steps())
+                .extracting(WarmUp.Step::name)
+                .containsExactly("api", "dispatch", "container", "output", "callback");
+        assertThat(warmUp.steps()).allSatisfy(step -> assertThat(step.failure()).isNull());
+        assertThat(jdbc.one("SELECT COUNT(*) FROM dispatches WHERE id LIKE 'warm-up-%'", row -> row.number(1)))
+                .contains(0L);
+    }
 
     @Test
     void theWorkerRunsOnPostgres() {

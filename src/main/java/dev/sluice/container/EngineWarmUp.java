@@ -1,0 +1,103 @@
+package dev.sluice.container;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import com.github.dockerjava.api.command.CreateContainerResponse;
+import com.github.dockerjava.api.command.InspectImageResponse;
+import com.github.dockerjava.api.command.WaitContainerResultCallback;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.WaitResponse;
+
+/**
+ * Takes the calls of a dispatch's way through the engine once (inspect the
+ * image, create, attach, start, wait, inspect, signal) about an image and a
+ * container that do not exist, so the engine refuses each and nothing is
+ * created or changed: the first real dispatch then finds the clients
+ * connected and their request and answer mapping loaded, instead of paying
+ * for it. Each call has its client's deadline (ADR 0016); an answer other
+ * than "no such image" or "no such container" is thrown.
+ */
+public final class EngineWarmUp {
+
+    private static final String IMAGE = "sluice.invalid/warm-up:none";
+
+    private final ContainerRuntime runtime;
+    private final DockerClients clients;
+    private final Duration callTimeout;
+
+    public EngineWarmUp(ContainerRuntime runtime, DockerClients clients, Duration callTimeout) {
+        this.runtime = runtime;
+        this.clients = clients;
+        this.callTimeout = callTimeout;
+    }
+
+    /** @param container a name no container has, nor can be given meanwhile */
+    public void run(String container) {
+        ContainerSpec spec =
+                new ContainerSpec(IMAGE, List.of("true"), Map.of(), null, true, Map.of(), 64L << 20, 0, 64, "none");
+        refused(() -> runtime.imageUser(IMAGE));
+        // Should an image of that name exist after all, its container goes at once.
+        refused(() -> runtime.remove(runtime.createCommand(spec, "").exec().getId()));
+        refused(() -> runtime.attach(container, null).close());
+        refused(() -> runtime.start(container));
+        refusedWait(container);
+        if (runtime.inspect(container).isPresent()) {
+            throw new IllegalStateException("container " + container + " exists");
+        }
+        runtime.signal(container, "SIGKILL");
+        // Refused calls bring back no answers; the readers of those a dispatch gets are prepared here.
+        for (Class<?> answer : List.of(InspectImageResponse.class, CreateContainerResponse.class, WaitResponse.class)) {
+            try {
+                clients.answers().readValue("{}", answer);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** The runtime's wait, through a callback that takes the refusal it expects instead of logging it at ERROR. */
+    private void refusedWait(String container) {
+        RefusedWait wait = clients.streaming().waitContainerCmd(container).exec(new RefusedWait());
+        try {
+            if (!wait.awaitCompletion(callTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                wait.onComplete();
+                throw new IllegalStateException("no answer to a wait within " + callTimeout);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        }
+        if (!(wait.refusal instanceof NotFoundException)) {
+            throw new IllegalStateException("the wait for " + container + " was not refused: " + wait.refusal);
+        }
+    }
+
+    private static final class RefusedWait extends WaitContainerResultCallback {
+
+        private volatile Throwable refusal;
+
+        @Override
+        public void onError(Throwable e) {
+            refusal = e;
+            onComplete();
+        }
+    }
+
+    private static void refused(Runnable call) {
+        try {
+            call.run();
+        } catch (NotFoundException e) {
+            // the engine's refusal is the expected answer
+        } catch (ContainerException e) {
+            if (e.reason() != ContainerException.Reason.NOT_FOUND
+                    && e.reason() != ContainerException.Reason.IMAGE_NOT_FOUND) {
+                throw e;
+            }
+        }
+    }
+}

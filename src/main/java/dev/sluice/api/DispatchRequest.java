@@ -20,6 +20,7 @@ public record DispatchRequest(
         String network,
         Output output,
         String callbackUrl,
+        String callbackMode,
         Map<String, Object> metadata) {
 
     public record Resources(Long memoryBytes, Double cpus, Long pids) {}

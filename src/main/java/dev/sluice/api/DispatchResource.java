@@ -147,6 +147,13 @@ public class DispatchResource {
         return Response.accepted(view(queries.get(id))).build();
     }
 
+    /** The dispatch in at most 512 bytes of JSON: what a parent keeps of each of many dispatches. */
+    @GET
+    @Path("{id}/digest")
+    public Response digest(@PathParam("id") String id) {
+        return Response.ok(queries.digest(id), MediaType.APPLICATION_JSON).build();
+    }
+
     /**
      * A byte range of the full stream, read back from the container runtime and
      * masked. 410 once the container is gone.

@@ -10,12 +10,17 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 import dev.sluice.output.Overflow;
 import dev.sluice.output.Utf8Text;
+import dev.sluice.report.AgentReport;
+import dev.sluice.report.ReportSource;
+import dev.sluice.report.ReportStatus;
 
 /**
  * The result of a finished dispatch: the body POSTed to the callback and the
  * {@code result} of the record (docs/api.md, section 7). {@code stdout} and
  * {@code stderr} are bounded by their caps; an overflow is present exactly
- * when its stream was truncated.
+ * when its stream was truncated. {@code report} is what the agent claims,
+ * kept apart from everything the worker observed; the three fields before it
+ * are the worker's account of how it found the report.
  */
 @JsonPropertyOrder({
     "dispatchId",
@@ -31,6 +36,10 @@ import dev.sluice.output.Utf8Text;
     "stdoutOverflow",
     "stderrOverflow",
     "logs",
+    "reportStatus",
+    "reportSource",
+    "reportDetail",
+    "report",
     "metadata"
 })
 public record DispatchResult(
@@ -52,6 +61,10 @@ public record DispatchResult(
         @JsonInclude(JsonInclude.Include.NON_NULL) Overflow stdoutOverflow,
         @JsonInclude(JsonInclude.Include.NON_NULL) Overflow stderrOverflow,
         Logs logs,
+        ReportStatus reportStatus,
+        ReportSource reportSource,
+        String reportDetail,
+        AgentReport report,
         Map<String, Object> metadata) {
 
     /**

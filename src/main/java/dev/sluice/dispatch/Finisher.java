@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Consumer;
 
 import dev.sluice.output.CapturedOutput;
+import dev.sluice.report.ReportReading;
 import dev.sluice.worker.CrashPoint;
 
 /**
@@ -37,12 +38,12 @@ final class Finisher {
     }
 
     private boolean finishWhere(Ending ending, DispatchTransitions.From from) {
-        DispatchResult result = ending.result();
-        if (!transitions.finish(result, ending.summary(result), from, outbox)) {
+        DispatchTransitions.Closing closing = ending.closing();
+        if (!transitions.finish(closing, from, outbox)) {
             return false;
         }
         CrashPoint.AFTER_STORE.reached();
-        announce.accept(new DispatchFinished(result.dispatchId(), result.status()));
+        announce.accept(new DispatchFinished(ending.id(), ending.status()));
         return true;
     }
 
@@ -63,9 +64,9 @@ final class Finisher {
                     CapturedOutput.EMPTY,
                     CapturedOutput.EMPTY,
                     false,
-                    false);
-            DispatchResult result = ending.result();
-            return new DispatchTransitions.Closing(result, ending.summary(result));
+                    false,
+                    ReportReading.MISSING);
+            return ending.closing();
         });
         closed.forEach(result -> announce.accept(new DispatchFinished(result.dispatchId(), result.status())));
         return closed.stream().map(DispatchResult::dispatchId).toList();

@@ -21,6 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.sluice.output.Overflow;
 import dev.sluice.output.Utf8Text;
+import dev.sluice.report.ReportStatus;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.ResultBodies;
 import dev.sluice.testsupport.StoreFixtures;
@@ -43,12 +44,12 @@ class DispatchStoreIT {
 
         boolean finish(DispatchResult r) {
             return transitions.finish(
-                    r, StoreFixtures.summary(r), DispatchTransitions.From.ANY_UNFINISHED, StoredDispatches.NO_OUTBOX);
+                    StoredDispatches.closing(r), DispatchTransitions.From.ANY_UNFINISHED, StoredDispatches.NO_OUTBOX);
         }
 
         boolean finishQueued(DispatchResult r) {
             return transitions.finish(
-                    r, StoreFixtures.summary(r), DispatchTransitions.From.QUEUED, StoredDispatches.NO_OUTBOX);
+                    StoredDispatches.closing(r), DispatchTransitions.From.QUEUED, StoredDispatches.NO_OUTBOX);
         }
     }
 
@@ -81,6 +82,10 @@ class DispatchStoreIT {
                 new Overflow(9, 8, 1),
                 null,
                 new DispatchResult.Logs("/a", "/b", false, false),
+                ReportStatus.MISSING,
+                null,
+                null,
+                null,
                 Map.of("task", "t"));
     }
 

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -83,42 +84,62 @@ public final class DispatchDigest {
         if (report == null) {
             return bare;
         }
-        String verdict = report.verdict() == null ? null : Cut.toChars(report.verdict(), VERDICT_CHARS, CUT);
-        Shown skeleton = new Shown(
-                verdict, report.confidence(), "", report.filesChanged().size(), Map.of());
-        if (write(facts, skeleton).length > MAX_BYTES) {
+        Shown empty = new Shown(
+                report.verdict() == null ? null : "",
+                report.confidence(),
+                "",
+                report.filesChanged().size(),
+                Map.of());
+        if (write(facts, empty).length > MAX_BYTES) {
             return bare; // only with the longest ids and counts of petabytes
         }
+        Shown skeleton = report.verdict() == null
+                ? empty
+                : withVerdict(
+                        empty,
+                        longest(
+                                report.verdict(),
+                                VERDICT_CHARS,
+                                v -> write(facts, withVerdict(empty, v)).length,
+                                MAX_BYTES));
         Map<String, Object> stats = report.stats();
         int statsRoom = stats.isEmpty()
                 ? 0
                 : Math.min(STATS_ROOM, write(facts, with(skeleton, "", stats)).length - write(facts, skeleton).length);
-        Shown shown = with(skeleton, summary(facts, skeleton, report.summary(), MAX_BYTES - statsRoom), Map.of());
+        String summary = longest(
+                report.summary(),
+                SUMMARY_CHARS,
+                text -> write(facts, with(skeleton, text, Map.of())).length,
+                MAX_BYTES - statsRoom);
         Map<String, Object> kept = new LinkedHashMap<>();
         for (Map.Entry<String, Object> stat : stats.entrySet()) {
             kept.put(stat.getKey(), stat.getValue());
-            if (write(facts, with(shown, shown.summary(), kept)).length > MAX_BYTES) {
+            if (write(facts, with(skeleton, summary, kept)).length > MAX_BYTES) {
                 kept.remove(stat.getKey());
                 break;
             }
         }
-        return write(facts, with(shown, shown.summary(), kept));
+        return write(facts, with(skeleton, summary, kept));
     }
 
-    /** The longest start of the summary, at most {@value #SUMMARY_CHARS} characters, that fits in {@code limit}. */
-    private static String summary(Facts facts, Shown skeleton, String full, int limit) {
+    /**
+     * The longest start of {@code full}, at most {@code maxChars} characters and
+     * ending with the cut mark when cut, whose digest {@code size} is within
+     * {@code limit}; empty when not even the mark fits.
+     */
+    private static String longest(String full, int maxChars, ToIntFunction<String> size, int limit) {
         String clean = Cut.wellFormed(full);
         int total = clean.codePointCount(0, clean.length());
-        if (total <= SUMMARY_CHARS && write(facts, with(skeleton, clean, Map.of())).length <= limit) {
+        if (total <= maxChars && size.applyAsInt(clean) <= limit) {
             return clean;
         }
-        int low = 0; // characters kept before the mark; 0 may not fit either
-        int high = Math.min(total, SUMMARY_CHARS) - 1;
+        int low = 0; // characters kept before the mark
+        int high = Math.min(total, maxChars) - 1;
         String best = "";
         while (low <= high) {
             int mid = (low + high) >>> 1;
             String candidate = clean.substring(0, clean.offsetByCodePoints(0, mid)) + CUT;
-            if (write(facts, with(skeleton, candidate, Map.of())).length <= limit) {
+            if (size.applyAsInt(candidate) <= limit) {
                 best = candidate;
                 low = mid + 1;
             } else {
@@ -126,6 +147,10 @@ public final class DispatchDigest {
             }
         }
         return best;
+    }
+
+    private static Shown withVerdict(Shown s, String verdict) {
+        return new Shown(verdict, s.confidence(), s.summary(), s.filesChanged(), s.stats());
     }
 
     private static Shown with(Shown s, String summary, Map<String, Object> stats) {

@@ -111,6 +111,21 @@ class DispatchDigestTest {
     }
 
     @Test
+    void aVerdictThatCostsMuchIsShortenedRatherThanTheReportLeftOut() throws Exception {
+        DispatchDigest.Stream out = new DispatchDigest.Stream(5_000_000, 4_194_200, true);
+        DispatchDigest.Facts facts = new DispatchDigest.Facts(
+                LONGEST_ID, Dispatch.Status.SUCCEEDED, 0, null, out, out, 0, ReportStatus.TRUNCATED);
+        AgentReport report = new AgentReport("s", List.of(), "high", "\u0002".repeat(20), List.of(), Map.of());
+
+        byte[] digest = DispatchDigest.of(facts, report);
+
+        assertThat(digest.length).isLessThanOrEqualTo(512);
+        JsonNode shown = JSON.readTree(digest).path("report");
+        assertThat(shown.isNull()).isFalse();
+        assertThat(shown.path("verdict").asText()).endsWith("…").startsWith("\u0002");
+    }
+
+    @Test
     void withNoRoomForEvenItsSkeletonTheReportIsLeftOut() throws Exception {
         AgentReport report = new AgentReport("x", List.of(), "medium", "v".repeat(64), List.of(), Map.of());
         JsonNode digest = JSON.readTree(DispatchDigest.of(worst(LONGEST_ID), report));

@@ -29,6 +29,8 @@ public final class DispatchDigest {
     public static final int MAX_BYTES = 512;
     static final int SUMMARY_CHARS = 280;
     static final int VERDICT_CHARS = 64;
+    /** The most a verdict may take of the digest, escaped: a verdict is short, the summary comes next. */
+    static final int VERDICT_ROOM = 64;
     /** Room kept for stats before the summary takes what is left. */
     static final int STATS_ROOM = 96;
 
@@ -101,7 +103,7 @@ public final class DispatchDigest {
                                 report.verdict(),
                                 VERDICT_CHARS,
                                 v -> write(facts, withVerdict(empty, v)).length,
-                                MAX_BYTES));
+                                Math.min(MAX_BYTES, write(facts, empty).length + VERDICT_ROOM)));
         Map<String, Object> stats = report.stats();
         int statsRoom = stats.isEmpty()
                 ? 0

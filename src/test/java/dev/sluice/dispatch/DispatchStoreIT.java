@@ -3,6 +3,7 @@ package dev.sluice.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -87,6 +88,24 @@ class DispatchStoreIT {
                 null,
                 null,
                 Map.of("task", "t"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void theDigestIsKeptBesideTheResultAndMadeFromItForOlderRows(String kind, DataSource ds) {
+        Db db = migrated(kind, ds);
+        db.store().insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0));
+        assertThat(new String(db.store().digest("d-1").orElseThrow(), StandardCharsets.UTF_8))
+                .startsWith("{\"id\":\"d-1\",\"status\":\"queued\",\"exitCode\":null,");
+        DispatchResult result = result("d-1", Dispatch.Status.SUCCEEDED, "out");
+        assertThat(db.finish(result)).isTrue();
+        byte[] stored = db.store().digest("d-1").orElseThrow();
+        assertThat(stored).isEqualTo(StoredDispatches.closing(result).digest());
+
+        // A row finished before the digest column existed: the digest is made from its stored result.
+        db.jdbc().update("UPDATE dispatches SET digest = NULL WHERE id = ?", "d-1");
+        assertThat(db.store().digest("d-1").orElseThrow()).isEqualTo(stored);
+        assertThat(db.store().digest("d-2")).isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")

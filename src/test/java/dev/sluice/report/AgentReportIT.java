@@ -137,32 +137,37 @@ class AgentReportIT {
 
     @Test
     void aSymlinkToPasswdIsNeverFollowed() {
-        JsonPath record = run("ln -s /etc/passwd /sluice/out/report.json; echo linked");
-        assertThat(record.getString("status")).isEqualTo("succeeded");
-        assertThat(record.getString("result.reportStatus")).isEqualTo("malformed");
-        assertThat(record.getString("result.reportDetail"))
-                .isEqualTo("report.json is a symbolic link; only a regular file is read");
+        JsonPath record = refused(
+                "ln -s /etc/passwd /sluice/out/report.json; echo linked",
+                "report.json is a symbolic link; only a regular file is read");
         assertThat(record.prettify()).doesNotContain("root:");
     }
 
     @Test
     void aFifoIsRefusedWithoutWaitingOnIt() {
-        JsonPath record = run("mkfifo /sluice/out/report.json && echo made");
+        JsonPath record = refused(
+                "mkfifo /sluice/out/report.json && echo made", "report.json is a FIFO; only a regular file is read");
         assertThat(record.getString("result.stdout")).isEqualTo("made\n");
-        assertThat(record.getString("result.reportStatus")).isEqualTo("malformed");
-        assertThat(record.getString("result.reportDetail"))
-                .isEqualTo("report.json is a FIFO; only a regular file is read");
     }
 
     @Test
     void aGibibyteReportIsRefusedFromItsSizeAlone() {
         // Sparse: a gibibyte as the archive states it, without the engine's disk paying for it.
-        JsonPath record = run("dd if=/dev/zero of=/sluice/out/report.json bs=1 count=0 seek=1073741824 2>/dev/null;"
-                + " wc -c < /sluice/out/report.json");
+        JsonPath record = refused(
+                "dd if=/dev/zero of=/sluice/out/report.json bs=1 count=0 seek=1073741824 2>/dev/null;"
+                        + " wc -c < /sluice/out/report.json",
+                "report.json is larger than 65536 bytes");
         assertThat(record.getString("result.stdout").trim()).isEqualTo("1073741824");
+    }
+
+    /** Runs {@code shell}, which leaves something hostile as the report: the dispatch succeeds, the report is refused. */
+    private static JsonPath refused(String shell, String detail) {
+        JsonPath record = run(shell);
         assertThat(record.getString("status")).isEqualTo("succeeded");
         assertThat(record.getString("result.reportStatus")).isEqualTo("malformed");
-        assertThat(record.getString("result.reportDetail")).isEqualTo("report.json is larger than 65536 bytes");
+        assertThat(record.getString("result.reportSource")).isEqualTo("file");
+        assertThat(record.getString("result.reportDetail")).isEqualTo(detail);
+        return record;
     }
 
     @Test

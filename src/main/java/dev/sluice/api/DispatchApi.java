@@ -194,6 +194,23 @@ public interface DispatchApi {
     @APIResponse(responseCode = "503", description = "store-unavailable")
     Response redeliver(@Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id);
 
+    /** The dispatch in at most 512 bytes of JSON: what a parent keeps of each of many dispatches. */
+    @GET
+    @Path("{id}/digest")
+    @Operation(
+            operationId = "getDigest",
+            summary = "Read a dispatch's digest",
+            description = "At most 512 bytes of JSON whatever the agent reported: status, exit code, the agent's "
+                    + "verdict, confidence and a short summary, the streams' counts and links (docs/api.md, "
+                    + "sections 2.8 and 7.6).")
+    @APIResponse(
+            responseCode = "200",
+            description = "The digest",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
+    @APIResponse(responseCode = "503", description = "store-unavailable")
+    Response digest(@Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id);
+
     /**
      * A byte range of the full stream, read back from the container runtime and
      * masked. 410 once the container is gone.

@@ -71,6 +71,12 @@ public record DispatchRequest(
                 format = "uri")
         String callbackUrl,
 
+        @Schema(
+                description = "what each callback carries: full (the DispatchResult, the default) or digest "
+                        + "(the digest of section 7.6, at most 512 bytes)",
+                enumeration = {"full", "digest"})
+        String callbackMode,
+
         @Schema(description = "any JSON object of at most 16384 bytes, returned in the record, listing and result")
         Map<String, Object> metadata) {
 

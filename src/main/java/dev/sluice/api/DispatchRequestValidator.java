@@ -104,6 +104,7 @@ final class DispatchRequestValidator {
                 caps.stderrMax(),
                 errors);
         checkCallbackUrl(r.callbackUrl(), errors);
+        DispatchSpec.CallbackMode callbackMode = callbackMode(r.callbackMode(), errors);
         checkMetadata(r.metadata(), errors);
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(errors);
@@ -125,6 +126,7 @@ final class DispatchRequestValidator {
                 stdoutCap,
                 stderrCap,
                 r.callbackUrl(),
+                callbackMode,
                 r.metadata());
     }
 
@@ -248,6 +250,16 @@ final class DispatchRequestValidator {
         if (url != null) {
             callbacks.refuse(url).ifPresent(problem -> errors.add(Problem.FieldError.of("callbackUrl", problem)));
         }
+    }
+
+    private static DispatchSpec.CallbackMode callbackMode(String mode, List<Problem.FieldError> errors) {
+        if (mode == null) {
+            return DispatchSpec.CallbackMode.FULL;
+        }
+        return DispatchSpec.CallbackMode.fromWire(mode).orElseGet(() -> {
+            errors.add(Problem.FieldError.of("callbackMode", "must be full or digest"));
+            return DispatchSpec.CallbackMode.FULL;
+        });
     }
 
     private void checkMetadata(Map<String, Object> metadata, List<Problem.FieldError> errors) {

@@ -126,6 +126,11 @@ public class DispatchResource implements DispatchApi {
     }
 
     @Override
+    public Response digest(String id) {
+        return Response.ok(queries.digest(id), MediaType.APPLICATION_JSON).build();
+    }
+
+    @Override
     public Response logs(String id, String stream, String offset, String limit) {
         if (!stream.equals("stdout") && !stream.equals("stderr")) {
             throw new ProblemException(404, "not-found", "No such stream", "streams are stdout and stderr");

@@ -49,6 +49,7 @@ final class Fingerprint {
                 request.network(),
                 request.output(),
                 request.callbackUrl(),
+                request.callbackMode(),
                 request.metadata());
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.writeValueAsBytes(withoutValues));

@@ -20,7 +20,7 @@ import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.LogScope;
 import dev.sluice.dispatch.DispatchStore;
-import dev.sluice.dispatch.StoredResult;
+import dev.sluice.store.StoredBody;
 import dev.sluice.worker.CrashPoint;
 
 /**
@@ -114,11 +114,11 @@ public final class CallbackDelivery {
     }
 
     private void attempt(CallbackStore.Due due) {
-        Optional<StoredResult> result = dispatches.storedResult(due.dispatchId());
-        if (result.isEmpty()) {
+        Optional<StoredBody> stored = dispatches.callbackBody(due.dispatchId());
+        if (stored.isEmpty()) {
             return; // the record is gone (reaped): nothing to deliver
         }
-        StoredResult body = result.get();
+        StoredBody body = stored.get();
         long timestamp = clock.instant().getEpochSecond();
         String signature;
         try (InputStream in = body.open()) {

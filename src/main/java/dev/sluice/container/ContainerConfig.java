@@ -40,6 +40,14 @@ public interface ContainerConfig {
     MemorySize tmpSize();
 
     /**
+     * Where the agent may leave files that outlive its process (its report;
+     * artifacts later): writable by the container's user, on a volume of the
+     * engine mounted at its parent, removed with the container (ADR 0022).
+     */
+    @WithDefault("/sluice/out")
+    String outDir();
+
+    /**
      * User for images that do not name a non-root user of their own; {@code image}
      * keeps whatever the image says, root included.
      */

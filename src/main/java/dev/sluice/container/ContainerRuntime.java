@@ -38,17 +38,25 @@ public class ContainerRuntime implements ContainerInventory {
 
     private final DockerClients clients;
     private final ContainerConfig config;
+    private final OutDirectory outDir;
 
     public ContainerRuntime(DockerClients clients, ContainerConfig config) {
         this.clients = clients;
         this.config = config;
+        this.outDir = new OutDirectory(clients, config.outDir());
     }
 
-    /** Creates the container; throws {@link ContainerException} with {@code IMAGE_NOT_FOUND} when the image is missing. */
+    /**
+     * Creates the container with its out-directory; throws {@link ContainerException}
+     * with {@code IMAGE_NOT_FOUND} when the image is missing. A container whose
+     * out-directory could not be added is removed again.
+     */
     public String create(ContainerSpec spec) {
-        CreateContainerCmd cmd = createCommand(spec, imageUser(spec.image()));
+        String imageUser = imageUser(spec.image());
+        CreateContainerCmd cmd = createCommand(spec, imageUser);
+        String id;
         try {
-            return clients.changes().call("create", cmd::exec).getId();
+            id = clients.changes().call("create", cmd::exec).getId();
         } catch (NotFoundException e) {
             throw new ContainerException(
                     ContainerException.Reason.IMAGE_NOT_FOUND,
@@ -56,6 +64,25 @@ public class ContainerRuntime implements ContainerInventory {
         } catch (RuntimeException e) {
             throw ContainerException.from("create", e);
         }
+        try {
+            outDir.prepare(id, runAs(imageUser));
+        } catch (ContainerException e) {
+            try {
+                remove(id);
+            } catch (ContainerException gone) {
+                // the reaper finds it by its labels
+            }
+            throw e;
+        }
+        return id;
+    }
+
+    /**
+     * A file the agent left in the out-directory, read after the exit: only a
+     * regular file of at most {@code maxBytes}, never more than that read.
+     */
+    public OutFile readOutFile(String containerId, String name, int maxBytes) {
+        return outDir.read(containerId, name, maxBytes);
     }
 
     CreateContainerCmd createCommand(ContainerSpec spec, String imageUser) {
@@ -76,7 +103,7 @@ public class ContainerRuntime implements ContainerInventory {
         }
         Optional<String> user = runAs(imageUser);
         user.ifPresent(cmd::withUser);
-        cmd.getHostConfig().withTmpFs(tmpfs(user));
+        cmd.getHostConfig().withTmpFs(tmpfs(user)).withMounts(List.of(outDir.mount(spec.labels())));
         return cmd;
     }
 

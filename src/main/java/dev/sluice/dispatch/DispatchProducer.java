@@ -20,6 +20,7 @@ import dev.sluice.container.EngineMonitor;
 import dev.sluice.container.LogRetention;
 import dev.sluice.output.OutputCollector;
 import dev.sluice.output.OutputLimits;
+import dev.sluice.report.ReportConfig;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 import dev.sluice.store.ResultBodies;
@@ -115,11 +116,13 @@ class DispatchProducer {
             SecretVault vault,
             ContainerConfig containerConfig,
             DispatchConfig config,
+            ReportConfig reportConfig,
             Clock clock,
             Worker worker,
             StoreIdentity store) {
         return new DispatchRunner(
                 runtime,
+                new AgentReports(runtime, (int) reportConfig.maxSize().asLongValue()),
                 logs,
                 transitions,
                 finisher,

@@ -19,6 +19,15 @@ public class DispatchQueries {
         }
     }
 
+    /** The digest's JSON (docs/api.md, section 7.6): at most 512 bytes. */
+    public byte[] digest(String id) {
+        try {
+            return store.digest(id).orElseThrow(() -> RequestRefused.notFound(id));
+        } catch (StoreException e) {
+            throw RequestRefused.storeUnavailable();
+        }
+    }
+
     public DispatchStore.Page list(Dispatch.Status status, int limit, String after) {
         try {
             return store.list(status, limit, after);

@@ -13,12 +13,17 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 import dev.sluice.output.Overflow;
 import dev.sluice.output.Utf8Text;
+import dev.sluice.report.AgentReport;
+import dev.sluice.report.ReportSource;
+import dev.sluice.report.ReportStatus;
 
 /**
  * The result of a finished dispatch: the body POSTed to the callback and the
  * {@code result} of the record (docs/api.md, section 7). {@code stdout} and
  * {@code stderr} are bounded by their caps; an overflow is present exactly
- * when its stream was truncated.
+ * when its stream was truncated. {@code report} is what the agent claims,
+ * kept apart from everything the worker observed; the three fields before it
+ * are the worker's account of how it found the report.
  */
 @JsonPropertyOrder({
     "dispatchId",
@@ -34,6 +39,10 @@ import dev.sluice.output.Utf8Text;
     "stdoutOverflow",
     "stderrOverflow",
     "logs",
+    "reportStatus",
+    "reportSource",
+    "reportDetail",
+    "report",
     "metadata"
 })
 @Schema(
@@ -98,6 +107,23 @@ public record DispatchResult(
         Overflow stderrOverflow,
 
         @Schema(required = true) Logs logs,
+
+        @Schema(
+                required = true,
+                description = "how the worker found the agent's report: present, missing, malformed or truncated "
+                        + "(section 7.5)")
+        ReportStatus reportStatus,
+
+        @Schema(nullable = true, description = "where the report came from: the file or the last stdout line")
+        ReportSource reportSource,
+
+        @Schema(nullable = true, description = "why the report was malformed or what was cut, for people")
+        String reportDetail,
+
+        @Schema(
+                nullable = true,
+                description = "what the agent reported about its own work, bounded; never what the worker observed")
+        AgentReport report,
 
         @Schema(required = true, nullable = true, description = "as given in the request")
         Map<String, Object> metadata) {

@@ -17,6 +17,8 @@ import dev.sluice.container.ContainerSpec;
 import dev.sluice.container.ContainerState;
 import dev.sluice.container.Labels;
 import dev.sluice.container.LogRetention;
+import dev.sluice.container.OutFile;
+import dev.sluice.output.CapturedOutput;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.store.StoreException;
 import dev.sluice.worker.CrashPoint;
@@ -33,6 +35,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private static final Logger LOG = Logger.getLogger(DispatchRunner.class);
 
     private final ContainerRuntime runtime;
+    private final AgentReports reports;
     private final ContainerLogs logs;
     private final DispatchTransitions transitions;
     private final Finisher finisher;
@@ -45,6 +48,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
 
     DispatchRunner(
             ContainerRuntime runtime,
+            AgentReports reports,
             ContainerLogs logs,
             DispatchTransitions transitions,
             Finisher finisher,
@@ -55,6 +59,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             String workerId,
             String storeId) {
         this.runtime = runtime;
+        this.reports = reports;
         this.logs = logs;
         this.transitions = transitions;
         this.finisher = finisher;
@@ -216,10 +221,12 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     }
 
     /**
-     * Builds the result from what was captured and ends the dispatch with it,
-     * within the memory budget for results being finished: the bounded texts,
-     * the result's JSON and its stored copy exist only for this moment, and
-     * fifty dispatches that end together must not need them all at once.
+     * Builds the result from what was captured, and the agent's report, and
+     * ends the dispatch with it, within the memory budget for results being
+     * finished: the bounded texts, the result's JSON and its stored copy exist
+     * only for this moment, and fifty dispatches that end together must not
+     * need them all at once. The report file is read before, outside the
+     * budget: it waits on the engine, and is bounded on its own.
      */
     private void finishCaptured(
             String id,
@@ -236,20 +243,23 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         DispatchResult.Error error = exitError(containerId, exitCode, stop);
         SecretMasker masker = vault.maskerFor(id);
         CrashPoint.AFTER_EXIT.reached();
-        budget.within(
-                capture.bytesHeld() * FinishingBudget.COPIES,
-                () -> finisher.finish(new Ending(
-                        id,
-                        spec,
-                        status,
-                        exitCode,
-                        error,
-                        startedAt,
-                        finishedAt,
-                        capture.finishStdout(masker),
-                        capture.finishStderr(masker),
-                        retention.possiblyRotated(capture.bytesWritten()),
-                        recovered)));
+        OutFile reportFile = reports.file(containerId);
+        budget.within(capture.bytesHeld() * FinishingBudget.COPIES, () -> {
+            CapturedOutput stdout = capture.finishStdout(masker);
+            return finisher.finish(new Ending(
+                    id,
+                    spec,
+                    status,
+                    exitCode,
+                    error,
+                    startedAt,
+                    finishedAt,
+                    stdout,
+                    capture.finishStderr(masker),
+                    retention.possiblyRotated(capture.bytesWritten()),
+                    recovered,
+                    reports.reading(reportFile, stdout.text(), masker)));
+        });
     }
 
     /** SIGKILL from the kernel's OOM killer looks like any 137; the engine knows which it was. */

@@ -1,10 +1,14 @@
 package dev.sluice.dispatch;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
  * A validated dispatch with the worker's defaults applied: what the runner
@@ -27,7 +31,29 @@ public record DispatchSpec(
         int stdoutCap,
         int stderrCap,
         String callbackUrl,
+        CallbackMode callbackMode,
         Map<String, Object> metadata) {
+
+    /** What a callback carries: the whole result, or its digest (docs/api.md, section 7.6). */
+    public enum CallbackMode {
+        FULL,
+        DIGEST;
+
+        @JsonValue
+        public String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The mode a request names; {@code null} for none, empty for a name that is not a mode. */
+        public static Optional<CallbackMode> fromWire(String wire) {
+            return Arrays.stream(values()).filter(m -> m.wire().equals(wire)).findFirst();
+        }
+    }
+
+    /** Specs stored before the mode existed have none: they send the whole result. */
+    public boolean sendsDigest() {
+        return callbackMode == CallbackMode.DIGEST;
+    }
 
     public boolean hasSecrets() {
         return !secretNames.isEmpty();

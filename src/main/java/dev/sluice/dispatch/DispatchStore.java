@@ -1,5 +1,6 @@
 package dev.sluice.dispatch;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,6 +15,7 @@ import dev.sluice.container.ContainerReaper;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 import dev.sluice.store.ResultBodies;
+import dev.sluice.store.StoredBody;
 
 /**
  * Dispatch records in the relational store (H2 or PostgreSQL, one schema):
@@ -105,6 +107,50 @@ public class DispatchStore {
     public Optional<StoredResult> storedResult(String id) {
         return jdbc.one("SELECT " + RESULT_COLUMNS + " FROM dispatches WHERE id = ?", this::result, id)
                 .flatMap(Optional::ofNullable);
+    }
+
+    /** The digest of a dispatch (docs/api.md, section 7.6); empty for an unknown id. */
+    public Optional<byte[]> digest(String id) {
+        return jdbc.one(
+                "SELECT id, status, summary, digest, " + RESULT_COLUMNS + " FROM dispatches WHERE id = ?",
+                this::digest,
+                id);
+    }
+
+    /**
+     * What a callback attempt sends: the stored result, or the stored digest
+     * when the dispatch asked for {@code callbackMode: digest}; empty before the
+     * dispatch finished, or when its record is gone.
+     */
+    public Optional<StoredBody> callbackBody(String id) {
+        return jdbc.one(
+                        "SELECT id, status, spec, summary, digest, " + RESULT_COLUMNS + " FROM dispatches WHERE id = ?",
+                        row -> {
+                            StoredResult result = result(row);
+                            if (result == null) {
+                                return null;
+                            }
+                            DispatchSpec spec = json.read(row.string("spec"), DispatchSpec.class);
+                            return spec.sendsDigest() ? StoredBody.of(digest(row)) : result.body();
+                        },
+                        id)
+                .flatMap(Optional::ofNullable);
+    }
+
+    /** The stored digest; made from the record before the dispatch finished, and from the result for older rows. */
+    private byte[] digest(Jdbc.Row row) {
+        String stored = row.string("digest");
+        if (stored != null) {
+            return stored.getBytes(StandardCharsets.UTF_8);
+        }
+        Dispatch.Status status = Dispatch.Status.fromWire(row.string("status"));
+        StoredResult result = status.terminal() ? result(row) : null;
+        if (result == null) {
+            return DispatchDigest.unfinished(row.string("id"), status);
+        }
+        DispatchSummary summary = json.read(row.string("summary"), DispatchSummary.class);
+        return DispatchDigest.of(
+                json.read(result.json(), DispatchResult.class), summary.stdoutBytes(), summary.stderrBytes());
     }
 
     /** The result a row names, wherever the store keeps it; {@code null} before the dispatch finished. */

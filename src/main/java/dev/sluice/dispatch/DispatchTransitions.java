@@ -1,5 +1,6 @@
 package dev.sluice.dispatch;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +38,13 @@ final class DispatchTransitions {
     /** A dispatch of a lost worker: what its closing result needs. */
     record Lost(String id, DispatchSpec spec, Instant startedAt) {}
 
-    /** The result and summary that close a dispatch. */
-    record Closing(DispatchResult result, DispatchSummary summary) {}
+    /** The result, summary and digest (its JSON) that close a dispatch. */
+    record Closing(DispatchResult result, DispatchSummary summary, byte[] digest) {
+
+        String digestText() {
+            return new String(digest, StandardCharsets.UTF_8);
+        }
+    }
 
     private final Jdbc jdbc;
     private final JsonColumns json;
@@ -85,9 +91,10 @@ final class DispatchTransitions {
      * same transaction; false when {@code from} no longer holds (and then its
      * body is discarded).
      */
-    boolean finish(DispatchResult result, DispatchSummary summary, From from, Outbox outbox) {
-        String sql = "UPDATE dispatches SET status = ?, " + BODY_COLUMNS + ", summary = ?, finished_at = ?, "
-                + "started_at = COALESCE(started_at, ?) WHERE id = ? AND " + from.condition;
+    boolean finish(Closing closing, From from, Outbox outbox) {
+        DispatchResult result = closing.result();
+        String sql = "UPDATE dispatches SET status = ?, " + BODY_COLUMNS + ", summary = ?, digest = ?, "
+                + "finished_at = ?, started_at = COALESCE(started_at, ?) WHERE id = ? AND " + from.condition;
         ResultBodies.Put body = bodies.put(result.dispatchId(), out -> json.write(result, out));
         boolean stored = false;
         try {
@@ -98,7 +105,8 @@ final class DispatchTransitions {
                                 body.inRow(),
                                 body.file(),
                                 body.size(),
-                                json.write(summary),
+                                json.write(closing.summary()),
+                                closing.digestText(),
                                 result.finishedAt(),
                                 result.startedAt(),
                                 result.dispatchId())
@@ -126,8 +134,8 @@ final class DispatchTransitions {
         String select = "SELECT d.id, d.spec, d.started_at FROM dispatches d WHERE d.status NOT IN " + TERMINAL
                 + " AND d.worker_id <> ? AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = d.worker_id "
                 + "AND w.lease_until >= ?) ORDER BY d.seq LIMIT ? FOR UPDATE SKIP LOCKED";
-        String update = "UPDATE dispatches SET status = ?, " + BODY_COLUMNS + ", summary = ?, finished_at = ? "
-                + "WHERE id = ? AND status NOT IN " + TERMINAL;
+        String update = "UPDATE dispatches SET status = ?, " + BODY_COLUMNS
+                + ", summary = ?, digest = ?, finished_at = ? " + "WHERE id = ? AND status NOT IN " + TERMINAL;
         List<ResultBodies.Put> written = new ArrayList<>();
         List<ResultBodies.Put> named = new ArrayList<>();
         try {
@@ -151,6 +159,7 @@ final class DispatchTransitions {
                                     body.file(),
                                     body.size(),
                                     json.write(closing.summary()),
+                                    closing.digestText(),
                                     r.finishedAt(),
                                     l.id())
                             > 0) {

@@ -15,6 +15,7 @@ import jakarta.inject.Singleton;
 import dev.sluice.concurrent.WarmUp;
 import dev.sluice.output.OutputCollector;
 import dev.sluice.output.SecretMasker;
+import dev.sluice.report.ReportReading;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 import dev.sluice.store.ResultBodies;
@@ -57,11 +58,7 @@ class DispatchWarmUp {
             expect(store.find(id).isEmpty(), "found");
             expect(store.storedResult(id).isEmpty(), "found with a result");
             expect(!transitions.markStarting(id), "started");
-            Ending ending = ending(id);
-            DispatchResult result = ending.result();
-            expect(
-                    !transitions.finish(result, ending.summary(result), DispatchTransitions.From.QUEUED, outbox),
-                    "finished");
+            expect(!transitions.finish(ending(id).closing(), DispatchTransitions.From.QUEUED, outbox), "finished");
         });
     }
 
@@ -82,6 +79,7 @@ class DispatchWarmUp {
                 OutputCollector.MIN_CAP,
                 OutputCollector.MIN_CAP,
                 null,
+                DispatchSpec.CallbackMode.FULL,
                 Map.of("warmUp", true));
         Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap());
         capture.stdout(OUTPUT, 0, OUTPUT.length);
@@ -98,7 +96,8 @@ class DispatchWarmUp {
                 capture.finishStdout(SecretMasker.NONE),
                 capture.finishStderr(SecretMasker.NONE),
                 false,
-                false);
+                false,
+                ReportReading.MISSING);
     }
 
     private static void expect(boolean holds, String what) {

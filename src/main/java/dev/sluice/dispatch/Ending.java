@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import dev.sluice.output.CapturedOutput;
+import dev.sluice.report.ReportReading;
 
 /**
  * How a dispatch ended: what its {@link DispatchResult} and listing summary are
@@ -12,6 +13,7 @@ import dev.sluice.output.CapturedOutput;
  * @param startedAt       {@code null} when the dispatch never ran
  * @param possiblyRotated the runtime's log rotation may have dropped the oldest part of the streams
  * @param recovered       the output was read back from the runtime's log rather than captured live
+ * @param report          what the worker made of the agent's report
  */
 record Ending(
         String id,
@@ -24,7 +26,8 @@ record Ending(
         CapturedOutput stdout,
         CapturedOutput stderr,
         boolean possiblyRotated,
-        boolean recovered) {
+        boolean recovered,
+        ReportReading report) {
 
     /** A dispatch that ended without running (cancelled while queued, refused by the runtime, lost). */
     static Ending withoutOutput(
@@ -40,7 +43,8 @@ record Ending(
                 CapturedOutput.EMPTY,
                 CapturedOutput.EMPTY,
                 false,
-                false);
+                false,
+                ReportReading.MISSING);
     }
 
     DispatchResult result() {
@@ -62,10 +66,19 @@ record Ending(
                 stderr.overflow(),
                 new DispatchResult.Logs(
                         DispatchLinks.log(id, "stdout"), DispatchLinks.log(id, "stderr"), possiblyRotated, recovered),
+                report.status(),
+                report.source(),
+                report.detail(),
+                report.report(),
                 spec.metadata());
     }
 
-    DispatchSummary summary(DispatchResult result) {
-        return DispatchSummary.of(result, stdout.originalBytes(), stderr.originalBytes());
+    /** The result, with the listing's summary and the digest made from it: what the store keeps. */
+    DispatchTransitions.Closing closing() {
+        DispatchResult result = result();
+        return new DispatchTransitions.Closing(
+                result,
+                DispatchSummary.of(result, stdout.originalBytes(), stderr.originalBytes()),
+                DispatchDigest.of(result, stdout.originalBytes(), stderr.originalBytes()));
     }
 }

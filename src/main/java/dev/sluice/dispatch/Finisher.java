@@ -8,6 +8,7 @@ import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.LogScope;
 import dev.sluice.output.CapturedOutput;
+import dev.sluice.report.ReportReading;
 import dev.sluice.worker.CrashPoint;
 
 /**
@@ -43,12 +44,12 @@ final class Finisher {
 
     private boolean finishWhere(Ending ending, DispatchTransitions.From from) {
         try (LogScope scope = LogScope.dispatch(ending.id())) {
-            DispatchResult result = ending.result();
-            if (!transitions.finish(result, ending.summary(result), from, outbox)) {
+            DispatchTransitions.Closing closing = ending.closing();
+            if (!transitions.finish(closing, from, outbox)) {
                 return false;
             }
             CrashPoint.AFTER_STORE.reached();
-            ended(result, ending.stdout(), ending.stderr());
+            ended(closing.result(), ending.stdout(), ending.stderr());
             return true;
         }
     }
@@ -90,9 +91,9 @@ final class Finisher {
                     CapturedOutput.EMPTY,
                     CapturedOutput.EMPTY,
                     false,
-                    false);
-            DispatchResult result = ending.result();
-            return new DispatchTransitions.Closing(result, ending.summary(result));
+                    false,
+                    ReportReading.MISSING);
+            return ending.closing();
         });
         closed.forEach(result -> {
             try (LogScope scope = LogScope.dispatch(result.dispatchId())) {

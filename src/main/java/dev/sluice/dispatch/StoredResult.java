@@ -30,6 +30,11 @@ public final class StoredResult {
         this.body = body;
     }
 
+    /** Where the store keeps the JSON. */
+    StoredBody body() {
+        return body;
+    }
+
     /** The JSON's length in bytes. */
     public long size() {
         return body.size();

@@ -60,7 +60,12 @@ class ApiDocumentIT {
                         "request-invalid",
                         "problem-422",
                         "problem-404",
-                        "log-range");
+                        "log-range",
+                        "request-report",
+                        "result-report",
+                        "digest",
+                        "request-invalid-mode",
+                        "problem-422-mode");
     }
 
     private static JsonNode example(String name) throws IOException {
@@ -97,12 +102,38 @@ class ApiDocumentIT {
     }
 
     @Test
+    void theReportAndTheDigestAreAsDocumented() throws IOException {
+        JsonNode request = example("request-report");
+        String id = request.path("id").asText();
+        given().contentType(ContentType.JSON)
+                .body(request.toString())
+                .post("/v1/dispatches")
+                .then()
+                .statusCode(202);
+        awaitTerminal(id);
+
+        JsonNode finished = JSON.readTree(given().get("/v1/dispatches/" + id).asString());
+        assertSameAs(example("result-report"), finished.path("result"), "result-report");
+
+        Response digest = given().get("/v1/dispatches/" + id + "/digest");
+        assertThat(digest.statusCode()).isEqualTo(200);
+        assertThat(digest.asByteArray().length).isLessThanOrEqualTo(512);
+        assertThat(JSON.readTree(digest.asString())).isEqualTo(example("digest"));
+    }
+
+    @Test
     void theRefusalsAreAsDocumented() throws IOException {
         Response invalid = given().contentType(ContentType.JSON)
                 .body(examples.get("request-invalid"))
                 .post("/v1/dispatches");
         assertThat(invalid.statusCode()).isEqualTo(422);
         assertThat(JSON.readTree(invalid.asString())).isEqualTo(example("problem-422"));
+
+        Response badMode = given().contentType(ContentType.JSON)
+                .body(examples.get("request-invalid-mode"))
+                .post("/v1/dispatches");
+        assertThat(badMode.statusCode()).isEqualTo(422);
+        assertThat(JSON.readTree(badMode.asString())).isEqualTo(example("problem-422-mode"));
 
         Response missing = given().get("/v1/dispatches/triage-99");
         assertThat(missing.statusCode()).isEqualTo(404);

@@ -25,7 +25,8 @@ class LogRetentionTest {
                 files,
                 Duration.ofHours(1),
                 500,
-                TestDocker.mib(10 << 10)));
+                TestDocker.mib(10 << 10),
+                "/sluice/out"));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.sluice.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.sluice.output.Overflow;
 import dev.sluice.output.Utf8Text;
+import dev.sluice.report.ReportStatus;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.ResultBodies;
 import dev.sluice.testsupport.StoreFixtures;
@@ -43,12 +45,12 @@ class DispatchStoreIT {
 
         boolean finish(DispatchResult r) {
             return transitions.finish(
-                    r, StoreFixtures.summary(r), DispatchTransitions.From.ANY_UNFINISHED, StoredDispatches.NO_OUTBOX);
+                    StoredDispatches.closing(r), DispatchTransitions.From.ANY_UNFINISHED, StoredDispatches.NO_OUTBOX);
         }
 
         boolean finishQueued(DispatchResult r) {
             return transitions.finish(
-                    r, StoreFixtures.summary(r), DispatchTransitions.From.QUEUED, StoredDispatches.NO_OUTBOX);
+                    StoredDispatches.closing(r), DispatchTransitions.From.QUEUED, StoredDispatches.NO_OUTBOX);
         }
     }
 
@@ -81,7 +83,29 @@ class DispatchStoreIT {
                 new Overflow(9, 8, 1),
                 null,
                 new DispatchResult.Logs("/a", "/b", false, false),
+                ReportStatus.MISSING,
+                null,
+                null,
+                null,
                 Map.of("task", "t"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void theDigestIsKeptBesideTheResultAndMadeFromItForOlderRows(String kind, DataSource ds) {
+        Db db = migrated(kind, ds);
+        db.store().insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0));
+        assertThat(new String(db.store().digest("d-1").orElseThrow(), StandardCharsets.UTF_8))
+                .startsWith("{\"id\":\"d-1\",\"status\":\"queued\",\"exitCode\":null,");
+        DispatchResult result = result("d-1", Dispatch.Status.SUCCEEDED, "out");
+        assertThat(db.finish(result)).isTrue();
+        byte[] stored = db.store().digest("d-1").orElseThrow();
+        assertThat(stored).isEqualTo(StoredDispatches.closing(result).digest());
+
+        // A row finished before the digest column existed: the digest is made from its stored result.
+        db.jdbc().update("UPDATE dispatches SET digest = NULL WHERE id = ?", "d-1");
+        assertThat(db.store().digest("d-1").orElseThrow()).isEqualTo(stored);
+        assertThat(db.store().digest("d-2")).isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")

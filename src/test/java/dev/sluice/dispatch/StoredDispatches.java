@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.sluice.output.Overflow;
 import dev.sluice.output.Utf8Text;
+import dev.sluice.report.ReportStatus;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.ResultBodies;
 import dev.sluice.testsupport.StoreFixtures;
@@ -46,8 +47,12 @@ public final class StoredDispatches {
 
     /** Ends a dispatch with this result, through the outbox; false when it had ended already. */
     public boolean finish(DispatchResult result) {
-        return transitions.finish(
-                result, StoreFixtures.summary(result), DispatchTransitions.From.ANY_UNFINISHED, outbox);
+        return transitions.finish(closing(result), DispatchTransitions.From.ANY_UNFINISHED, outbox);
+    }
+
+    /** What the store keeps of a result: it, its summary and its digest. */
+    static DispatchTransitions.Closing closing(DispatchResult result) {
+        return new DispatchTransitions.Closing(result, StoreFixtures.summary(result), DispatchDigest.of(result, 9, 0));
     }
 
     /** A result with this status and stdout, as a finished dispatch of the fixture spec has. */
@@ -66,6 +71,10 @@ public final class StoredDispatches {
                 new Overflow(9, 8, 1),
                 null,
                 new DispatchResult.Logs("/a", "/b", false, false),
+                ReportStatus.MISSING,
+                null,
+                null,
+                null,
                 Map.of("task", "t"));
     }
 }

@@ -43,6 +43,7 @@ public final class StoreFixtures {
                 4 << 20,
                 256 << 10,
                 callbackUrl,
+                DispatchSpec.CallbackMode.FULL,
                 Map.of("task", "review-42", "attempt", 2));
     }
 

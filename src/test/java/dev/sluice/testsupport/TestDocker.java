@@ -39,7 +39,8 @@ public final class TestDocker {
             int logMaxFiles,
             Duration retention,
             int maxRetained,
-            MemorySize maxRetainedLogBytes)
+            MemorySize maxRetainedLogBytes,
+            String outDir)
             implements ContainerConfig {}
 
     public static DockerConfig dockerConfig() {
@@ -61,7 +62,8 @@ public final class TestDocker {
                 4,
                 Duration.ofHours(1),
                 500,
-                mib(10 << 10));
+                mib(10 << 10),
+                "/sluice/out");
     }
 
     public static MemorySize mib(long n) {

@@ -1,0 +1,114 @@
+package dev.sluice.container;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+
+import com.github.dockerjava.api.model.Mount;
+import com.github.dockerjava.api.model.MountType;
+import com.github.dockerjava.api.model.VolumeOptions;
+import com.github.dockerjava.transport.DockerHttpClient;
+
+/**
+ * The out-directory of dispatch containers (ADR 0022): where an agent leaves
+ * what must outlive its process. A tmpfs would not (the engine empties it when
+ * the container stops), so it is a directory on an anonymous volume of the
+ * engine, mounted at its parent: created with the container, removed with it
+ * (every removal passes {@code v=1}), labelled like it. The volume's root
+ * belongs to root, so before the start the worker adds the out-directory
+ * itself, writable by the container's user. After the exit, files are read
+ * back through the engine's archive call, within the call deadline and a bound.
+ */
+final class OutDirectory {
+
+    private final DockerClients clients;
+    private final String path;
+    private final String parent;
+    private final String name;
+
+    OutDirectory(DockerClients clients, String path) {
+        int slash = path.lastIndexOf('/');
+        if (!path.startsWith("/") || slash <= 0 || slash == path.length() - 1) {
+            throw new IllegalArgumentException(
+                    "sluice.container.out-dir must be an absolute path below a directory other than /, such as /sluice/out");
+        }
+        this.clients = clients;
+        this.path = path;
+        this.parent = path.substring(0, slash);
+        this.name = path.substring(slash + 1);
+    }
+
+    /** The volume, mounted at the out-directory's parent and labelled as the container is. */
+    Mount mount(Map<String, String> labels) {
+        return new Mount()
+                .withType(MountType.VOLUME)
+                .withTarget(parent)
+                .withVolumeOptions(new VolumeOptions().withLabels(labels));
+    }
+
+    /**
+     * Adds the out-directory to a created container's volume: mode 1777, owned
+     * by {@code user} when it is numeric ({@code uid[:gid]}), as the tmpfs areas are.
+     */
+    void prepare(String containerId, Optional<String> user) {
+        byte[] tar = directoryTar(user);
+        try {
+            clients.control()
+                    .copyArchiveToContainerCmd(containerId)
+                    .withRemotePath(parent)
+                    .withTarInputStream(new ByteArrayInputStream(tar))
+                    .exec();
+        } catch (RuntimeException e) {
+            throw ContainerException.from("prepare " + path, e);
+        }
+    }
+
+    private byte[] directoryTar(Optional<String> user) {
+        TarArchiveEntry dir = new TarArchiveEntry(name + "/");
+        dir.setMode(TarArchiveEntry.DEFAULT_DIR_MODE & ~0777 | 01777);
+        user.filter(u -> u.matches("\\d+(:\\d+)?")).ifPresent(u -> {
+            String[] ids = u.split(":");
+            dir.setUserId(Long.parseLong(ids[0]));
+            dir.setGroupId(Long.parseLong(ids.length > 1 ? ids[1] : ids[0]));
+        });
+        ByteArrayOutputStream out = new ByteArrayOutputStream(2048);
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
+            tar.putArchiveEntry(dir);
+            tar.closeArchiveEntry();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // writing to memory
+        }
+        return out.toByteArray();
+    }
+
+    /** The regular file {@code file} of the out-directory, if it is one of at most {@code maxBytes}. */
+    OutFile read(String containerId, String file, int maxBytes) {
+        String wanted = path + "/" + file;
+        DockerHttpClient.Request request = DockerHttpClient.Request.builder()
+                .method(DockerHttpClient.Request.Method.GET)
+                .path("/containers/" + containerId + "/archive?path="
+                        + URLEncoder.encode(wanted, StandardCharsets.UTF_8))
+                .build();
+        try (DockerHttpClient.Response response = clients.controlHttp().execute(request)) {
+            if (response.getStatusCode() == 404) {
+                return OutFile.absent();
+            }
+            if (response.getStatusCode() != 200) {
+                return OutFile.unreadable(ContainerException.fromStatus(
+                                "archive", response.getStatusCode(), Attachment.readError(response))
+                        .getMessage());
+            }
+            return TarEntryReader.read(response.getBody(), file, maxBytes);
+        } catch (RuntimeException e) {
+            return OutFile.unreadable(ContainerException.from("archive", e).getMessage());
+        }
+    }
+}

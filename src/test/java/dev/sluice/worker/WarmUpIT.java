@@ -29,7 +29,7 @@ class WarmUpIT {
 
     /** Every feature's step, in a dispatch's order, and none with a failure in brackets after it. */
     private static final Pattern SUMMARY = Pattern.compile(
-            "INFO .*\\(warm-up-1\\) warm-up took \\d+ ms: api \\d+ ms, dispatch \\d+ ms, container \\d+ ms, "
+            "INFO .*\\(warm-up-1\\) \\[\\] warm-up took \\d+ ms: api \\d+ ms, dispatch \\d+ ms, container \\d+ ms, "
                     + "output \\d+ ms, callback \\d+ ms$");
 
     @Test

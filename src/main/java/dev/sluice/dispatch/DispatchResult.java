@@ -9,13 +9,15 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 import dev.sluice.output.Overflow;
+import dev.sluice.output.StreamDigest;
 import dev.sluice.output.Utf8Text;
 
 /**
  * The result of a finished dispatch: the body POSTed to the callback and the
  * {@code result} of the record (docs/api.md, section 7). {@code stdout} and
  * {@code stderr} are bounded by their caps; an overflow is present exactly
- * when its stream was truncated.
+ * when its stream was truncated. The digests describe each whole stream, and
+ * are {@code null} only when the dispatch's output was never read.
  */
 @JsonPropertyOrder({
     "dispatchId",
@@ -30,6 +32,8 @@ import dev.sluice.output.Utf8Text;
     "stderr",
     "stdoutOverflow",
     "stderrOverflow",
+    "stdoutDigest",
+    "stderrDigest",
     "logs",
     "metadata"
 })
@@ -51,6 +55,8 @@ public record DispatchResult(
 
         @JsonInclude(JsonInclude.Include.NON_NULL) Overflow stdoutOverflow,
         @JsonInclude(JsonInclude.Include.NON_NULL) Overflow stderrOverflow,
+        StreamDigest stdoutDigest,
+        StreamDigest stderrDigest,
         Logs logs,
         Map<String, Object> metadata) {
 

@@ -17,7 +17,6 @@ import dev.sluice.container.ContainerSpec;
 import dev.sluice.container.ContainerState;
 import dev.sluice.container.Labels;
 import dev.sluice.container.LogRetention;
-import dev.sluice.output.SecretMasker;
 import dev.sluice.store.StoreException;
 import dev.sluice.worker.CrashPoint;
 
@@ -136,7 +135,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             Instant startedAt =
                     storedStart != null ? storedStart : container.startedAt() != null ? container.startedAt() : now();
             transitions.markRunning(id, startedAt);
-            Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap());
+            Capture capture = capture(id, spec);
             int exitCode;
             Instant finishedAt;
             if (container.running()) {
@@ -183,7 +182,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     }
 
     private void attachStartAndCollect(String id, DispatchSpec spec, Execution execution, String containerId) {
-        Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap());
+        Capture capture = capture(id, spec);
         Instant startedAt;
         Attachment.StreamEnd end;
         byte[] stdin = spec.input() == null ? null : spec.input().getBytes(StandardCharsets.UTF_8);
@@ -205,7 +204,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             LOG.warnf(
                     "dispatch %s: output stream ended early (%s); reading it back from the runtime log",
                     id, end.readFailure() != null ? end.readFailure() : "cut inside a frame");
-            capture = new Capture(id, spec.stdoutCap(), spec.stderrCap());
+            capture = capture(id, spec);
             logs.replay(containerId, capture);
             recovered = true;
         }
@@ -232,7 +231,6 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         Dispatch.Status status =
                 stop != null ? stop.status : exitCode == 0 ? Dispatch.Status.SUCCEEDED : Dispatch.Status.FAILED;
         DispatchResult.Error error = exitError(containerId, exitCode, stop);
-        SecretMasker masker = vault.maskerFor(id);
         CrashPoint.AFTER_EXIT.reached();
         budget.within(
                 capture.bytesHeld() * FinishingBudget.COPIES,
@@ -244,10 +242,15 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                         error,
                         startedAt,
                         finishedAt,
-                        capture.finishStdout(masker),
-                        capture.finishStderr(masker),
+                        capture.finishStdout(),
+                        capture.finishStderr(),
                         retention.possiblyRotated(capture.bytesWritten()),
                         recovered)));
+    }
+
+    /** Collectors for a dispatch's output, masking its secrets as they go (into the digests) and in the result. */
+    private Capture capture(String id, DispatchSpec spec) {
+        return new Capture(id, spec.stdoutCap(), spec.stderrCap(), vault.maskerFor(id));
     }
 
     /** SIGKILL from the kernel's OOM killer looks like any 137; the engine knows which it was. */

@@ -8,5 +8,7 @@ package dev.sluice.output;
  * @param keptBytes     the UTF-8 length of the returned string, marker included
  * @param droppedBytes  the bytes of the stream between the kept head and tail,
  *                      which the string does not show
+ * @param nonce         the dispatch's {@link MarkerNonce}: the one marker line
+ *                      the worker wrote into the string carries it
  */
-public record Overflow(long originalBytes, long keptBytes, long droppedBytes) {}
+public record Overflow(long originalBytes, long keptBytes, long droppedBytes, String nonce) {}

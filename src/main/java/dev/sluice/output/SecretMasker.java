@@ -52,8 +52,8 @@ public final class SecretMasker {
         }
         // Find every range on the original bytes first, then mask, so overlapping secrets are all found.
         boolean[] hit = new boolean[to - from];
+        markOccurrences(bytes, from, to, hit);
         for (byte[] secret : secrets) {
-            markOccurrences(bytes, from, to, secret, hit);
             if (!streamStart) {
                 markSuffixAtStart(bytes, from, to, secret, hit);
             }
@@ -64,9 +64,25 @@ public final class SecretMasker {
                 Arrays.fill(hit, true);
             }
         }
-        for (int i = 0; i < hit.length; i++) {
-            if (hit[i]) {
-                bytes[from + i] = MASK;
+        cover(bytes, from, to, hit);
+    }
+
+    /**
+     * Marks in {@code hit} (indexed from {@code from}) every byte of
+     * {@code bytes[from, to)} that lies in a whole occurrence of a secret,
+     * leaving the bytes as they are and marks already set as they were.
+     */
+    void markOccurrences(byte[] bytes, int from, int to, boolean[] hit) {
+        for (byte[] secret : secrets) {
+            markOccurrences(bytes, from, to, secret, hit);
+        }
+    }
+
+    /** Replaces each byte of {@code bytes[from, to)} marked in {@code hit} (indexed from {@code from}). */
+    static void cover(byte[] bytes, int from, int to, boolean[] hit) {
+        for (int i = from; i < to; i++) {
+            if (hit[i - from]) {
+                bytes[i] = MASK;
             }
         }
     }

@@ -70,12 +70,15 @@ public final class SecretMasker {
     /**
      * Marks in {@code hit} (indexed from {@code from}) every byte of
      * {@code bytes[from, to)} that lies in a whole occurrence of a secret,
-     * leaving the bytes as they are and marks already set as they were.
+     * leaving the bytes as they are and marks already set as they were; true
+     * when it found one.
      */
-    void markOccurrences(byte[] bytes, int from, int to, boolean[] hit) {
+    boolean markOccurrences(byte[] bytes, int from, int to, boolean[] hit) {
+        boolean found = false;
         for (byte[] secret : secrets) {
-            markOccurrences(bytes, from, to, secret, hit);
+            found |= markOccurrences(bytes, from, to, secret, hit);
         }
+        return found;
     }
 
     /** Replaces each byte of {@code bytes[from, to)} marked in {@code hit} (indexed from {@code from}). */
@@ -87,13 +90,18 @@ public final class SecretMasker {
         }
     }
 
-    private static void markOccurrences(byte[] bytes, int from, int to, byte[] secret, boolean[] hit) {
-        int last = to - secret.length;
-        for (int i = from; i <= last; i++) {
-            if (bytes[i] == secret[0] && Arrays.equals(bytes, i, i + secret.length, secret, 0, secret.length)) {
+    private static boolean markOccurrences(byte[] bytes, int from, int to, byte[] secret, boolean[] hit) {
+        boolean found = false;
+        int starts = to - secret.length + 1;
+        for (int i = ByteScan.indexOf(bytes, from, starts, secret[0]);
+                i >= 0;
+                i = ByteScan.indexOf(bytes, i + 1, starts, secret[0])) {
+            if (Arrays.equals(bytes, i, i + secret.length, secret, 0, secret.length)) {
                 Arrays.fill(hit, i - from, i - from + secret.length, true);
+                found = true;
             }
         }
+        return found;
     }
 
     /** Whether the whole window is a piece of the secret (the window starts and ends inside one occurrence). */

@@ -1,8 +1,5 @@
 package dev.sluice.output;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -19,20 +16,20 @@ import java.util.HexFormat;
  */
 final class StreamDigester {
 
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
-    private static final long LOW_SEVEN = 0x7F7F7F7F7F7F7F7FL;
-
     private final MessageDigest sha256;
     private final SecretMasker masker;
     private long bytes;
     private long lines;
 
-    /** With secrets only: bytes not digested yet, as written, and which of them a secret was found in. */
+    /**
+     * With secrets only: bytes not digested yet, as written, and which of them
+     * a secret was found in; {@code found} is false from {@code held} on.
+     */
     private byte[] pending = new byte[0];
 
     private boolean[] found = new boolean[0];
     private int held;
+    private boolean heldFound;
 
     StreamDigester(SecretMasker masker) {
         this.masker = masker;
@@ -53,7 +50,9 @@ final class StreamDigester {
     }
 
     StreamDigest finish() {
-        SecretMasker.cover(pending, 0, held, found);
+        if (heldFound) {
+            SecretMasker.cover(pending, 0, held, found);
+        }
         digest(pending, 0, held);
         held = 0;
         return new StreamDigest(HexFormat.of().formatHex(sha256.digest()), bytes, lines);
@@ -61,7 +60,7 @@ final class StreamDigester {
 
     private void digest(byte[] b, int offset, int count) {
         sha256.update(b, offset, count);
-        lines += newlines(b, offset, offset + count);
+        lines += ByteScan.count(b, offset, offset + count, (byte) '\n');
     }
 
     /**
@@ -69,6 +68,7 @@ final class StreamDigester {
      * digests all but the last {@code margin} bytes: a secret found later can
      * only start among those. A secret that started before them was wholly
      * inside an earlier round, and its marks are kept with the bytes held.
+     * Output without secrets in it costs a copy and a scan per secret.
      */
     private void digestMasked(byte[] chunk, int offset, int count) {
         int length = held + count;
@@ -77,30 +77,21 @@ final class StreamDigester {
             found = Arrays.copyOf(found, length);
         }
         System.arraycopy(chunk, offset, pending, held, count);
-        Arrays.fill(found, held, length, false);
-        masker.markOccurrences(pending, 0, length, found);
+        boolean marked = masker.markOccurrences(pending, 0, length, found) | heldFound;
         int ready = Math.max(0, length - masker.margin());
-        SecretMasker.cover(pending, 0, ready, found);
+        if (marked) {
+            SecretMasker.cover(pending, 0, ready, found);
+        }
         digest(pending, 0, ready);
         held = length - ready;
         System.arraycopy(pending, ready, pending, 0, held);
-        System.arraycopy(found, ready, found, 0, held);
-    }
-
-    /** The newline bytes in {@code b[from, to)}, eight at a time. */
-    static long newlines(byte[] b, int from, int to) {
-        long n = 0;
-        int i = from;
-        for (; i + Long.BYTES <= to; i += Long.BYTES) {
-            // A byte of x is zero exactly where b held a newline; set each zero byte's top bit, and count them.
-            long x = (long) LONGS.get(b, i) ^ NEWLINES;
-            n += Long.bitCount(~(((x & LOW_SEVEN) + LOW_SEVEN) | x | LOW_SEVEN));
-        }
-        for (; i < to; i++) {
-            if (b[i] == '\n') {
-                n++;
+        if (marked) {
+            System.arraycopy(found, ready, found, 0, held);
+            Arrays.fill(found, held, length, false);
+            heldFound = false;
+            for (int i = 0; i < held && !heldFound; i++) {
+                heldFound = found[i];
             }
         }
-        return n;
     }
 }

@@ -61,27 +61,6 @@ class StreamDigesterTest {
                 .isEqualTo(3);
     }
 
-    @Test
-    void newlinesAreCountedExactlyAtEveryAlignmentWhateverTheOtherBytes() {
-        // Every byte value next to newlines, so a word-at-a-time count that
-        // confused 0x0A with its neighbours (0x0B, 0x8A, 0x00, 0xFF) would show.
-        byte[] all = new byte[256 * 3];
-        for (int i = 0; i < 256; i++) {
-            all[3 * i] = (byte) i;
-            all[3 * i + 1] = '\n';
-            all[3 * i + 2] = (byte) (255 - i);
-        }
-        for (int from = 0; from < 16; from++) {
-            for (int to = from; to <= all.length; to += 7) {
-                long expected = 0;
-                for (int i = from; i < to; i++) {
-                    expected += all[i] == '\n' ? 1 : 0;
-                }
-                assertThat(StreamDigester.newlines(all, from, to)).isEqualTo(expected);
-            }
-        }
-    }
-
     @Property(tries = 300)
     void anyChunkingGivesTheDigestOfTheWholeStream(
             @ForAll("streams") byte[] stream, @ForAll("chunkSizes") List<Integer> chunks) {

@@ -25,7 +25,9 @@ import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.ContainerSpec;
 import dev.sluice.container.DockerClients;
 import dev.sluice.container.OutputSink;
+import dev.sluice.output.MarkerNonce;
 import dev.sluice.output.OutputCollector;
+import dev.sluice.output.SecretMasker;
 import dev.sluice.testsupport.TestDocker;
 
 /**
@@ -153,7 +155,8 @@ public final class TransportComparison {
     }
 
     private static OutputCollector collector() {
-        return new OutputCollector("stdout", 4 << 20, "/v1/dispatches/bench/logs/stdout");
+        return new OutputCollector(
+                "stdout", 4 << 20, "/v1/dispatches/bench/logs/stdout", MarkerNonce.random(), SecretMasker.NONE);
     }
 
     private static double processCpuSeconds() {

@@ -2,18 +2,24 @@ package dev.sluice.dispatch;
 
 import dev.sluice.container.OutputSink;
 import dev.sluice.output.CapturedOutput;
+import dev.sluice.output.MarkerNonce;
 import dev.sluice.output.OutputCollector;
 import dev.sluice.output.SecretMasker;
 
-/** A dispatch's two streams, each bounded by its own collector. */
+/**
+ * A dispatch's two streams, each bounded by its own collector. Both markers
+ * carry one nonce, drawn here: the result built from this capture is the
+ * dispatch's only one, so its nonce is the dispatch's (ADR 0025).
+ */
 final class Capture implements OutputSink {
 
     private final OutputCollector stdout;
     private final OutputCollector stderr;
 
-    Capture(String dispatchId, int stdoutCap, int stderrCap) {
-        this.stdout = new OutputCollector("stdout", stdoutCap, DispatchLinks.log(dispatchId, "stdout"));
-        this.stderr = new OutputCollector("stderr", stderrCap, DispatchLinks.log(dispatchId, "stderr"));
+    Capture(String dispatchId, int stdoutCap, int stderrCap, SecretMasker masker) {
+        String nonce = MarkerNonce.random();
+        this.stdout = new OutputCollector("stdout", stdoutCap, DispatchLinks.log(dispatchId, "stdout"), nonce, masker);
+        this.stderr = new OutputCollector("stderr", stderrCap, DispatchLinks.log(dispatchId, "stderr"), nonce, masker);
     }
 
     @Override
@@ -35,11 +41,11 @@ final class Capture implements OutputSink {
         return stdout.bytesWritten() + stderr.bytesWritten();
     }
 
-    CapturedOutput finishStdout(SecretMasker masker) {
-        return stdout.finish(masker);
+    CapturedOutput finishStdout() {
+        return stdout.finish();
     }
 
-    CapturedOutput finishStderr(SecretMasker masker) {
-        return stderr.finish(masker);
+    CapturedOutput finishStderr() {
+        return stderr.finish();
     }
 }

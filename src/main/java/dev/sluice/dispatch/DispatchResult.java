@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 import dev.sluice.output.Overflow;
+import dev.sluice.output.StreamDigest;
 import dev.sluice.output.Utf8Text;
 import dev.sluice.report.AgentReport;
 import dev.sluice.report.ReportSource;
@@ -21,9 +22,11 @@ import dev.sluice.report.ReportStatus;
  * The result of a finished dispatch: the body POSTed to the callback and the
  * {@code result} of the record (docs/api.md, section 7). {@code stdout} and
  * {@code stderr} are bounded by their caps; an overflow is present exactly
- * when its stream was truncated. {@code report} is what the agent claims,
- * kept apart from everything the worker observed; the three fields before it
- * are the worker's account of how it found the report.
+ * when its stream was truncated. The digests describe each whole stream, and
+ * are {@code null} only when the dispatch's output was never read.
+ * {@code report} is what the agent claims, kept apart from everything the
+ * worker observed; the three fields before it are the worker's account of how
+ * it found the report.
  */
 @JsonPropertyOrder({
     "dispatchId",
@@ -38,6 +41,8 @@ import dev.sluice.report.ReportStatus;
     "stderr",
     "stdoutOverflow",
     "stderrOverflow",
+    "stdoutDigest",
+    "stderrDigest",
     "logs",
     "reportStatus",
     "reportSource",
@@ -105,6 +110,16 @@ public record DispatchResult(
 
         @Schema(description = "absent unless stderr was truncated") @JsonInclude(JsonInclude.Include.NON_NULL)
         Overflow stderrOverflow,
+
+        @Schema(
+                required = true,
+                nullable = true,
+                description = "SHA-256, bytes and lines of the whole stdout stream as the logs endpoint serves it; "
+                        + "null only when the output was never read (section 7.7)")
+        StreamDigest stdoutDigest,
+
+        @Schema(required = true, nullable = true, description = "as stdoutDigest, for stderr")
+        StreamDigest stderrDigest,
 
         @Schema(required = true) Logs logs,
 

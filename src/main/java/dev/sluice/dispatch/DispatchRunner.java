@@ -19,7 +19,6 @@ import dev.sluice.container.Labels;
 import dev.sluice.container.LogRetention;
 import dev.sluice.container.OutFile;
 import dev.sluice.output.CapturedOutput;
-import dev.sluice.output.SecretMasker;
 import dev.sluice.store.StoreException;
 import dev.sluice.worker.CrashPoint;
 
@@ -142,7 +141,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             Instant startedAt =
                     storedStart != null ? storedStart : container.startedAt() != null ? container.startedAt() : now();
             transitions.markRunning(id, startedAt);
-            Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap());
+            Capture capture = capture(id, spec);
             int exitCode;
             Instant finishedAt;
             if (container.running()) {
@@ -189,7 +188,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     }
 
     private void attachStartAndCollect(String id, DispatchSpec spec, Execution execution, String containerId) {
-        Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap());
+        Capture capture = capture(id, spec);
         Instant startedAt;
         Attachment.StreamEnd end;
         byte[] stdin = spec.input() == null ? null : spec.input().getBytes(StandardCharsets.UTF_8);
@@ -212,7 +211,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             LOG.warnf(
                     "output stream ended early (%s); reading it back from the runtime log",
                     end.readFailure() != null ? end.readFailure() : "cut inside a frame");
-            capture = new Capture(id, spec.stdoutCap(), spec.stderrCap());
+            capture = capture(id, spec);
             logs.replay(containerId, capture);
             recovered = true;
         }
@@ -241,11 +240,10 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         Dispatch.Status status =
                 stop != null ? stop.status : exitCode == 0 ? Dispatch.Status.SUCCEEDED : Dispatch.Status.FAILED;
         DispatchResult.Error error = exitError(containerId, exitCode, stop);
-        SecretMasker masker = vault.maskerFor(id);
         CrashPoint.AFTER_EXIT.reached();
         OutFile reportFile = reports.file(containerId);
         budget.within(capture.bytesHeld() * FinishingBudget.COPIES, () -> {
-            CapturedOutput stdout = capture.finishStdout(masker);
+            CapturedOutput stdout = capture.finishStdout();
             return finisher.finish(new Ending(
                     id,
                     spec,
@@ -255,11 +253,16 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     startedAt,
                     finishedAt,
                     stdout,
-                    capture.finishStderr(masker),
+                    capture.finishStderr(),
                     retention.possiblyRotated(capture.bytesWritten()),
                     recovered,
-                    reports.reading(reportFile, stdout.text(), masker)));
+                    reports.reading(reportFile, stdout.text(), vault.maskerFor(id))));
         });
+    }
+
+    /** Collectors for a dispatch's output, masking its secrets as they go (into the digests) and in the result. */
+    private Capture capture(String id, DispatchSpec spec) {
+        return new Capture(id, spec.stdoutCap(), spec.stderrCap(), vault.maskerFor(id));
     }
 
     /** SIGKILL from the kernel's OOM killer looks like any 137; the engine knows which it was. */

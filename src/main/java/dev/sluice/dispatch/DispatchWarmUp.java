@@ -81,7 +81,7 @@ class DispatchWarmUp {
                 null,
                 DispatchSpec.CallbackMode.FULL,
                 Map.of("warmUp", true));
-        Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap());
+        Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap(), SecretMasker.NONE);
         capture.stdout(OUTPUT, 0, OUTPUT.length);
         capture.stderr(OUTPUT, 0, OUTPUT.length);
         Instant now = clock.instant();
@@ -93,8 +93,8 @@ class DispatchWarmUp {
                 null,
                 now,
                 now,
-                capture.finishStdout(SecretMasker.NONE),
-                capture.finishStderr(SecretMasker.NONE),
+                capture.finishStdout(),
+                capture.finishStderr(),
                 false,
                 false,
                 ReportReading.MISSING);

@@ -64,6 +64,8 @@ record Ending(
                 stderr.text(),
                 stdout.overflow(),
                 stderr.overflow(),
+                stdout.digest(),
+                stderr.digest(),
                 new DispatchResult.Logs(
                         DispatchLinks.log(id, "stdout"), DispatchLinks.log(id, "stderr"), possiblyRotated, recovered),
                 report.status(),

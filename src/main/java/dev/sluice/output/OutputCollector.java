@@ -4,16 +4,16 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Bounds one output stream (ADR 0003): it keeps the first bytes in a head
- * buffer and the last in a tail ring, counts everything, and on
- * {@link #finish()} returns a string of at most {@code cap} UTF-8 bytes that is
- * the whole stream when it fits, and otherwise its beginning, one marker line
- * and its end.
+ * buffer and the last in a tail ring, counts and digests everything (ADR
+ * 0025), and on {@link #finish()} returns a string of at most {@code cap} UTF-8
+ * bytes that is the whole stream when it fits, and otherwise its beginning,
+ * one marker line and its end, with the digest of the whole stream.
  *
- * <p>{@link #write} is the hot path: it copies at most twice per chunk and
- * allocates only while the buffers first grow, so memory stays O(cap) however
- * much the process prints. The caller may reuse its chunk buffer as soon as
- * {@code write} returns. One thread writes; {@code finish} must be called once,
- * after the last write is visible to it.
+ * <p>{@link #write} is the hot path: it hashes each chunk and copies it at
+ * most twice, and allocates only while the buffers first grow, so memory stays
+ * O(cap) however much the process prints. The caller may reuse its chunk
+ * buffer as soon as {@code write} returns. One thread writes; {@code finish}
+ * must be called once, after the last write is visible to it.
  */
 public final class OutputCollector {
 
@@ -40,22 +40,28 @@ public final class OutputCollector {
 
     private final int cap;
     private final TruncationMarker marker;
+    private final SecretMasker masker;
     private final HeadBuffer head;
     private final TailRing tail;
+    private final StreamDigester digester;
     private long written;
 
     /**
      * @param stream  the stream's name as the marker states it ({@code stdout}, {@code stderr})
      * @param cap     the most UTF-8 bytes the returned string may take, marker included
      * @param fullLog where the untruncated stream can be read, stated in the marker
+     * @param nonce   the dispatch's {@link MarkerNonce}, carried by the marker and the overflow
+     * @param masker  the dispatch's secrets, masked in the text and the digest
      */
-    public OutputCollector(String stream, int cap, String fullLog) {
+    public OutputCollector(String stream, int cap, String fullLog, String nonce, SecretMasker masker) {
         if (cap < MIN_CAP || cap > MAX_CAP) {
             throw new IllegalArgumentException("a cap must be at least " + MIN_CAP
                     + " bytes, to leave room for the truncation marker, and at most " + MAX_CAP + "; got " + cap);
         }
         this.cap = cap;
-        this.marker = new TruncationMarker(stream, fullLog);
+        this.marker = new TruncationMarker(stream, fullLog, nonce);
+        this.masker = masker;
+        this.digester = new StreamDigester(masker);
         if (marker.worstCaseLength() >= cap / 2) {
             throw new IllegalArgumentException(
                     "the truncation marker for " + fullLog + " does not fit a cap of " + cap);
@@ -67,6 +73,7 @@ public final class OutputCollector {
 
     public void write(byte[] chunk, int offset, int count) {
         written += count;
+        digester.update(chunk, offset, count);
         int taken = head.append(chunk, offset, count);
         if (taken < count) {
             tail.append(chunk, offset + taken, count - taken);
@@ -88,16 +95,13 @@ public final class OutputCollector {
         return (long) head.allocated() + tail.allocated();
     }
 
-    public CapturedOutput finish() {
-        return finish(SecretMasker.NONE);
-    }
-
     /**
      * Builds the bounded text, masking secrets first: masking keeps lengths, and
      * masked bytes are plain ASCII the cuts can then fall between. The text is
      * made once, as UTF-8 bytes.
      */
-    public CapturedOutput finish(SecretMasker masker) {
+    public CapturedOutput finish() {
+        StreamDigest digest = digester.finish();
         byte[] headBytes = head.array();
         int headLength = head.length();
         // The ring is turned in place: finishing holds no second copy of the tail.
@@ -112,12 +116,12 @@ public final class OutputCollector {
             masker.mask(all, 0, all.length, true, true);
             long length = Utf8.sanitizedLength(all, 0, all.length);
             if (length <= cap) {
-                return new CapturedOutput(wellFormed(all, (int) length), written, null);
+                return new CapturedOutput(wellFormed(all, (int) length), written, null, digest);
             }
         }
         masker.mask(headBytes, 0, headLength, true, false);
         masker.mask(tailBytes, 0, tailLength, false, true);
-        return truncate(headBytes, headLength, tailBytes, tailLength);
+        return truncate(headBytes, headLength, tailBytes, tailLength, digest);
     }
 
     /** The stream whole: the bytes themselves when they are well-formed already. */
@@ -130,7 +134,8 @@ public final class OutputCollector {
         return Utf8Text.wrap(text);
     }
 
-    private CapturedOutput truncate(byte[] headBytes, int headLength, byte[] tailBytes, int tailLength) {
+    private CapturedOutput truncate(
+            byte[] headBytes, int headLength, byte[] tailBytes, int tailLength, StreamDigest digest) {
         int budget = cap - marker.maxLength(written);
         int headBudget = budget / HEAD_SHARE_DIVISOR;
         int headEnd = cutHead(headBytes, headLength, headBudget);
@@ -145,7 +150,8 @@ public final class OutputCollector {
         int at = Utf8.sanitize(headBytes, 0, headEnd, text, 0);
         System.arraycopy(line, 0, text, at, line.length);
         Utf8.sanitize(tailBytes, tailStart, tailLength, text, at + line.length);
-        return new CapturedOutput(Utf8Text.wrap(text), written, new Overflow(written, kept, dropped));
+        return new CapturedOutput(
+                Utf8Text.wrap(text), written, new Overflow(written, kept, dropped, marker.nonce()), digest);
     }
 
     /**

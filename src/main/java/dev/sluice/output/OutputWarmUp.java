@@ -9,7 +9,7 @@ import jakarta.inject.Singleton;
 
 import dev.sluice.concurrent.WarmUp;
 
-/** The collectors' way, taken once after start: a stream that fits and one cut to its cap, both masked. */
+/** The collectors' way, taken once after start: a stream that fits and one cut to its cap, both masked and digested. */
 @Singleton
 class OutputWarmUp {
 
@@ -24,10 +24,11 @@ class OutputWarmUp {
     }
 
     private static CapturedOutput collect(int lines, SecretMasker masker) {
-        OutputCollector collector = new OutputCollector("stdout", OutputCollector.MIN_CAP, "/warm-up");
+        OutputCollector collector =
+                new OutputCollector("stdout", OutputCollector.MIN_CAP, "/warm-up", MarkerNonce.random(), masker);
         for (int i = 0; i < lines; i++) {
             collector.write(LINE, 0, LINE.length);
         }
-        return collector.finish(masker);
+        return collector.finish();
     }
 }

@@ -10,6 +10,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param keptBytes     the UTF-8 length of the returned string, marker included
  * @param droppedBytes  the bytes of the stream between the kept head and tail,
  *                      which the string does not show
+ * @param nonce         the dispatch's {@link MarkerNonce}: the one marker line
+ *                      the worker wrote into the string carries it
  */
 @Schema(
         name = "Overflow",
@@ -22,4 +24,10 @@ public record Overflow(
         long keptBytes,
 
         @Schema(required = true, description = "the stream's bytes between the kept head and tail")
-        long droppedBytes) {}
+        long droppedBytes,
+
+        @Schema(
+                required = true,
+                description = "this dispatch's marker nonce: the one marker line the worker wrote into the "
+                        + "string carries it (section 7.2)")
+        String nonce) {}

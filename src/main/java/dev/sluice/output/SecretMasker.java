@@ -52,8 +52,8 @@ public final class SecretMasker {
         }
         // Find every range on the original bytes first, then mask, so overlapping secrets are all found.
         boolean[] hit = new boolean[to - from];
+        markOccurrences(bytes, from, to, hit);
         for (byte[] secret : secrets) {
-            markOccurrences(bytes, from, to, secret, hit);
             if (!streamStart) {
                 markSuffixAtStart(bytes, from, to, secret, hit);
             }
@@ -64,20 +64,44 @@ public final class SecretMasker {
                 Arrays.fill(hit, true);
             }
         }
-        for (int i = 0; i < hit.length; i++) {
-            if (hit[i]) {
-                bytes[from + i] = MASK;
+        cover(bytes, from, to, hit);
+    }
+
+    /**
+     * Marks in {@code hit} (indexed from {@code from}) every byte of
+     * {@code bytes[from, to)} that lies in a whole occurrence of a secret,
+     * leaving the bytes as they are and marks already set as they were; true
+     * when it found one.
+     */
+    boolean markOccurrences(byte[] bytes, int from, int to, boolean[] hit) {
+        boolean found = false;
+        for (byte[] secret : secrets) {
+            found |= markOccurrences(bytes, from, to, secret, hit);
+        }
+        return found;
+    }
+
+    /** Replaces each byte of {@code bytes[from, to)} marked in {@code hit} (indexed from {@code from}). */
+    static void cover(byte[] bytes, int from, int to, boolean[] hit) {
+        for (int i = from; i < to; i++) {
+            if (hit[i - from]) {
+                bytes[i] = MASK;
             }
         }
     }
 
-    private static void markOccurrences(byte[] bytes, int from, int to, byte[] secret, boolean[] hit) {
-        int last = to - secret.length;
-        for (int i = from; i <= last; i++) {
-            if (bytes[i] == secret[0] && Arrays.equals(bytes, i, i + secret.length, secret, 0, secret.length)) {
+    private static boolean markOccurrences(byte[] bytes, int from, int to, byte[] secret, boolean[] hit) {
+        boolean found = false;
+        int starts = to - secret.length + 1;
+        for (int i = ByteScan.indexOf(bytes, from, starts, secret[0]);
+                i >= 0;
+                i = ByteScan.indexOf(bytes, i + 1, starts, secret[0])) {
+            if (Arrays.equals(bytes, i, i + secret.length, secret, 0, secret.length)) {
                 Arrays.fill(hit, i - from, i - from + secret.length, true);
+                found = true;
             }
         }
+        return found;
     }
 
     /** Whether the whole window is a piece of the secret (the window starts and ends inside one occurrence). */

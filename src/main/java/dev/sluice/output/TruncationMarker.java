@@ -2,11 +2,13 @@ package dev.sluice.output;
 
 /**
  * The line that stands where a stream's middle was dropped, for example:
- * <pre>[... sluice: 5242880 of 9437184 bytes of stdout omitted; full log: /v1/dispatches/d-7f3a/logs/stdout ...]</pre>
+ * <pre>[... sluice q3Zk8vR1xW0b: 5242880 of 9437184 bytes of stdout omitted; full log: /v1/dispatches/d-7f3a/logs/stdout ...]</pre>
  * It sits on a line of its own, so an agent reading the text cannot mistake it
  * for output, and it says where the whole stream can be read. It is always
  * framed by one newline on each side, even when the head already ends a line:
- * then a reader can split the text back into the exact head and tail.
+ * then a reader can split the text back into the exact head and tail. It
+ * carries the dispatch's {@link MarkerNonce}, which the overflow record names:
+ * a line the process printed to look like a marker cannot carry it (ADR 0025).
  */
 final class TruncationMarker {
 
@@ -15,16 +17,22 @@ final class TruncationMarker {
 
     private final String stream;
     private final String fullLog;
+    private final String nonce;
 
-    TruncationMarker(String stream, String fullLog) {
+    TruncationMarker(String stream, String fullLog, String nonce) {
         this.stream = stream;
         this.fullLog = fullLog;
+        this.nonce = nonce;
+    }
+
+    String nonce() {
+        return nonce;
     }
 
     /** The marker, with its framing newlines, for the given counts. */
     String render(long dropped, long original) {
-        return "\n[... sluice: " + dropped + " of " + original + " bytes of " + stream + " omitted; full log: "
-                + fullLog + " ...]\n";
+        return "\n[... sluice " + nonce + ": " + dropped + " of " + original + " bytes of " + stream
+                + " omitted; full log: " + fullLog + " ...]\n";
     }
 
     /** Room to reserve for the marker of a stream of {@code original} bytes, whatever gets dropped. */

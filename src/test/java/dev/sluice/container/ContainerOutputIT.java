@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.output.OutputCollector;
+import dev.sluice.output.SecretMasker;
 import dev.sluice.testsupport.TestDocker;
 
 /**
@@ -25,6 +26,7 @@ class ContainerOutputIT {
 
     private static final int STDOUT_CAP = 4 << 20;
     private static final int STDERR_CAP = 256 << 10;
+    private static final String NONCE = "it-nonce";
 
     private static DockerClients clients;
     private static ContainerRuntime runtime;
@@ -87,7 +89,7 @@ class ContainerOutputIT {
         String[] parts = out.text()
                 .toString()
                 .split(
-                        "\n\\[\\.\\.\\. sluice: \\d+ of " + written.length
+                        "\n\\[\\.\\.\\. sluice " + NONCE + ": \\d+ of " + written.length
                                 + " bytes of std(out|err) omitted; full log: \\S+ \\.\\.\\.]\n",
                         -1);
         assertThat(parts).hasSize(2);
@@ -121,8 +123,10 @@ class ContainerOutputIT {
                 "none");
         String id = runtime.create(spec);
         try {
-            OutputCollector stdout = new OutputCollector("stdout", STDOUT_CAP, "/v1/dispatches/it/logs/stdout");
-            OutputCollector stderr = new OutputCollector("stderr", STDERR_CAP, "/v1/dispatches/it/logs/stderr");
+            OutputCollector stdout = new OutputCollector(
+                    "stdout", STDOUT_CAP, "/v1/dispatches/it/logs/stdout", NONCE, SecretMasker.NONE);
+            OutputCollector stderr = new OutputCollector(
+                    "stderr", STDERR_CAP, "/v1/dispatches/it/logs/stderr", NONCE, SecretMasker.NONE);
             OutputSink sink = new OutputSink() {
                 @Override
                 public void stdout(byte[] chunk, int offset, int count) {

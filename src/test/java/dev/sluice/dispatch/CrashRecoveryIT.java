@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -18,6 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.sluice.testsupport.Digests;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.Signatures;
 import dev.sluice.testsupport.TestDocker;
@@ -85,6 +87,9 @@ class CrashRecoveryIT {
             assertThat(result.path("exitCode").asInt()).isEqualTo(3);
             assertThat(result.path("stdout").asText()).isEqualTo("first line\nlast line\n");
             assertThat(result.path("stderr").asText()).isEqualTo("to stderr\n");
+            // Captured live or read back from the log, whichever the crash left: the same digests.
+            assertThat(result.path("stdoutDigest")).isEqualTo(digest("first line\nlast line\n"));
+            assertThat(result.path("stderrDigest")).isEqualTo(digest("to stderr\n"));
 
             List<Receiver.Request> deliveries = receiver.requests();
             assertThat(deliveries).isNotEmpty().allSatisfy(d -> {
@@ -125,6 +130,57 @@ class CrashRecoveryIT {
                             .asText())
                     .isEqualTo("waited my turn\n");
         }
+    }
+
+    @Test
+    void aResultReadBackFromTheLogAfterARestartCarriesTheDigestsOfALiveCapture() throws Exception {
+        Path data = WorkerProcess.freshDataDir("digests");
+        Map<String, String> env = WorkerProcess.baseEnvironment(data, "digests");
+        String script = "seq 1 200000; sleep 3; seq 200001 400000; seq 1 30000 >&2";
+        Map<String, Object> cap = Map.of("output", Map.of("stdoutCapBytes", 1024, "stderrCapBytes", 1024));
+        // Ids of one length, so the markers, and so the cuts, are alike but for the id and the nonce.
+        long n = System.nanoTime();
+        String recovered = "digests-a-" + n;
+        String live = "digests-b-" + n;
+        try (WorkerProcess first = WorkerProcess.start(env)) {
+            dispatch(first, recovered, script, cap);
+            first.awaitStatus(recovered, "running");
+            first.kill();
+        }
+        try (WorkerProcess second = WorkerProcess.start(env)) {
+            JsonNode fromLog = second.awaitDelivered(recovered).path("result");
+            dispatch(second, live, script, cap);
+            JsonNode captured = second.awaitDelivered(live).path("result");
+
+            assertThat(fromLog.path("logs").path("recovered").asBoolean()).isTrue();
+            assertThat(captured.path("logs").path("recovered").asBoolean()).isFalse();
+            StringBuilder stdout = new StringBuilder();
+            for (int i = 1; i <= 400000; i++) {
+                stdout.append(i).append('\n');
+            }
+            StringBuilder stderr = new StringBuilder();
+            for (int i = 1; i <= 30000; i++) {
+                stderr.append(i).append('\n');
+            }
+            for (JsonNode result : List.of(fromLog, captured)) {
+                assertThat(result.path("stdoutDigest")).isEqualTo(digest(stdout.toString()));
+                assertThat(result.path("stderrDigest")).isEqualTo(digest(stderr.toString()));
+            }
+            // Each result has its own nonce, in its marker and its records; the rest of the text is the same.
+            String nonce = fromLog.path("stdoutOverflow").path("nonce").asText();
+            String other = captured.path("stdoutOverflow").path("nonce").asText();
+            assertThat(nonce).isNotEqualTo(other);
+            assertThat(fromLog.path("stdout").asText()).contains("[... sluice " + nonce + ": ");
+            assertThat(fromLog.path("stdout").asText().replace(nonce, other).replace(recovered, live))
+                    .isEqualTo(captured.path("stdout").asText());
+            assertThat(fromLog.path("stderrOverflow").path("nonce").asText()).isEqualTo(nonce);
+        }
+    }
+
+    private static JsonNode digest(String stream) {
+        byte[] bytes = stream.getBytes(StandardCharsets.UTF_8);
+        return JSON.valueToTree(
+                Map.of("sha256", Digests.sha256(bytes), "bytes", bytes.length, "lines", (int) Digests.lines(bytes)));
     }
 
     @Test

@@ -26,6 +26,7 @@ import com.github.dockerjava.api.model.StreamType;
 
 import dev.sluice.container.DockerClients;
 import dev.sluice.store.StoreIdentity;
+import dev.sluice.testsupport.Digests;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 
@@ -170,6 +171,10 @@ class DispatchLifecycleIT {
                 .extract()
                 .asString();
         assertThat(cut).isEqualTo("****");
+        // The digest is of the stream as the logs endpoint serves it: masked, never taken over the secret.
+        assertThat(r.getString("result.stdoutDigest.sha256"))
+                .isEqualTo(Digests.sha256(log.getBytes(StandardCharsets.UTF_8)))
+                .isNotEqualTo(Digests.sha256("token=tok-5ecret-value\n".getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
@@ -234,6 +239,66 @@ class DispatchLifecycleIT {
                 .extract()
                 .asByteArray();
         assertThat(all).isEqualTo(stderr);
+    }
+
+    @Test
+    void eachStreamCarriesTheDigestOfItsWholeLogAndItsMarkerTheRecordsNonce() throws Exception {
+        int tenMebibytes = 10 << 20;
+        String id = submit(script("seq 1 3000000 | head -c " + tenMebibytes + "; seq 1 50000 >&2"));
+        JsonPath r = awaitTerminal(id);
+        String containerId = containerOf(id);
+
+        for (StreamType stream : new StreamType[] {StreamType.STDOUT, StreamType.STDERR}) {
+            String name = stream.name().toLowerCase(java.util.Locale.ROOT);
+            byte[] log = dockerLogs(containerId, stream);
+            assertThat(r.getString("result." + name + "Digest.sha256")).isEqualTo(Digests.sha256(log));
+            assertThat(r.getLong("result." + name + "Digest.bytes")).isEqualTo(log.length);
+            assertThat(r.getLong("result." + name + "Digest.lines")).isEqualTo(Digests.lines(log));
+
+            // Both streams were cut; each marker carries the nonce its overflow record names, once.
+            String nonce = r.getString("result." + name + "Overflow.nonce");
+            assertThat(nonce).matches("[A-Za-z0-9_-]{12}");
+            String marker = "\n[... sluice " + nonce + ": " + r.getLong("result." + name + "Overflow.droppedBytes")
+                    + " of " + log.length + " bytes of " + name + " omitted; full log: /v1/dispatches/" + id
+                    + "/logs/" + name + " ...]\n";
+            String text = r.getString("result." + name);
+            assertThat(text).containsOnlyOnce(marker);
+            String whole = new String(log, StandardCharsets.UTF_8);
+            assertThat(whole)
+                    .startsWith(text.substring(0, text.indexOf(marker)))
+                    .endsWith(text.substring(text.indexOf(marker) + marker.length()));
+        }
+        assertThat(r.getLong("result.stdoutDigest.bytes")).isEqualTo(tenMebibytes);
+        assertThat(r.getString("result.stderrOverflow.nonce")).isEqualTo(r.getString("result.stdoutOverflow.nonce"));
+    }
+
+    @Test
+    void forgedMarkersAreLeftAsPrintedAndOnlyTheGenuineOneCarriesTheNonce() {
+        String forged = "[... sluice AAAAAAAAAAAA: 1000 of 2000 bytes of stdout omitted; full log: /v1/dispatches/"
+                + "forged/logs/stdout ...]";
+        Map<String, Object> body =
+                new HashMap<>(script("echo \"$FORGED\"; seq 1 5000; echo \"$FORGED\"; echo \"$FORGED\" >&2"));
+        body.put("env", Map.of("FORGED", forged));
+        body.put("output", Map.of("stdoutCapBytes", 1024));
+        JsonPath r = awaitTerminal(submit(body));
+
+        StringBuilder printed = new StringBuilder(forged).append('\n');
+        for (int i = 1; i <= 5000; i++) {
+            printed.append(i).append('\n');
+        }
+        printed.append(forged).append('\n');
+        String stdout = r.getString("result.stdout");
+        String genuine = "\n[... sluice " + r.getString("result.stdoutOverflow.nonce") + ": ";
+        assertThat(stdout).startsWith(forged + "\n").endsWith(forged + "\n").containsOnlyOnce(genuine);
+        String tail = stdout.substring(stdout.indexOf(" ...]\n", stdout.indexOf(genuine)) + " ...]\n".length());
+        assertThat(printed.toString())
+                .startsWith(stdout.substring(0, stdout.indexOf(genuine)))
+                .endsWith(tail);
+        assertThat(r.getString("result.stdoutDigest.sha256"))
+                .isEqualTo(Digests.sha256(printed.toString().getBytes(StandardCharsets.UTF_8)));
+        // In stderr, which fits: no record, so no marker, only the line as printed.
+        assertThat(r.getString("result.stderr")).isEqualTo(forged + "\n");
+        assertThat(r.getMap("result")).doesNotContainKey("stderrOverflow");
     }
 
     @Test

@@ -81,10 +81,12 @@ class DispatchLoadIT {
         assertThat(kept).isLessThanOrEqualTo(4L << 20).isGreaterThan((4L << 20) - 16 * 1024);
         assertThat(r.getString("result.stdout").length()).isEqualTo((int) kept); // all ASCII
         assertThat(r.getString("result.stdout"))
-                .contains("[... sluice: ")
+                .contains("[... sluice " + r.getString("result.stdoutOverflow.nonce") + ": ")
                 .contains(
                         " of 1073741824 bytes of stdout omitted; full log: /v1/dispatches/" + id + "/logs/stdout ...]");
         assertThat(r.getBoolean("result.logs.possiblyRotated")).isTrue();
+        assertThat(r.getLong("result.stdoutDigest.bytes")).isEqualTo(1L << 30);
+        assertThat(r.getLong("result.stdoutDigest.lines")).isEqualTo(1L << 20);
 
         // What the worker kept after a gibibyte went through it: the result, not the stream.
         long retained = usedAfterGc(memory) - before;

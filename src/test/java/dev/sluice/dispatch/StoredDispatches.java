@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 
 import dev.sluice.output.Overflow;
+import dev.sluice.output.StreamDigest;
 import dev.sluice.output.Utf8Text;
 import dev.sluice.report.ReportStatus;
 import dev.sluice.store.Jdbc;
@@ -68,8 +69,10 @@ public final class StoredDispatches {
                 4000L,
                 Utf8Text.of(stdout),
                 Utf8Text.EMPTY,
-                new Overflow(9, 8, 1),
+                new Overflow(9, 8, 1, "n0nce-n0nce"),
                 null,
+                new StreamDigest("0".repeat(64), 9, 1),
+                new StreamDigest("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", 0, 0),
                 new DispatchResult.Logs("/a", "/b", false, false),
                 ReportStatus.MISSING,
                 null,

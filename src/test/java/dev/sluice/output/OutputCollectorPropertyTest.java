@@ -27,6 +27,7 @@ import net.jqwik.api.constraints.IntRange;
 class OutputCollectorPropertyTest {
 
     private static final String LOG = "/v1/dispatches/p/logs/stderr";
+    private static final String NONCE = "pr0perty-n0n";
 
     @Property(tries = 400)
     void resultIsBoundedHonestAndMadeOfTheStreamsEnds(
@@ -37,6 +38,7 @@ class OutputCollectorPropertyTest {
         String whole = reference(input);
 
         assertThat(out.originalBytes()).isEqualTo(input.length);
+        assertThat(out.digest()).isEqualTo(StreamDigesterTest.reference(input));
         assertThat(utf8(out.text().toString())).isLessThanOrEqualTo(cap);
         assertThat(isWellFormed(out.text().toString())).isTrue();
 
@@ -54,6 +56,7 @@ class OutputCollectorPropertyTest {
         assertThat(out.overflow().keptBytes()).isEqualTo(utf8(out.text().toString()));
         assertThat(t.stream()).isEqualTo("stderr");
         assertThat(t.fullLog()).isEqualTo(LOG);
+        assertThat(t.nonce()).isEqualTo(out.overflow().nonce()).isEqualTo(NONCE);
     }
 
     @Property(tries = 200)
@@ -112,15 +115,8 @@ class OutputCollectorPropertyTest {
     }
 
     private static CapturedOutput feed(byte[] input, int cap, List<Integer> chunks) {
-        OutputCollector c = new OutputCollector("stderr", cap, LOG);
-        byte[] reused = new byte[8192];
-        int pos = 0;
-        for (int i = 0; pos < input.length; i++) {
-            int n = Math.min(Math.min(chunks.get(i % chunks.size()), reused.length), input.length - pos);
-            System.arraycopy(input, pos, reused, 0, n);
-            c.write(reused, 0, n);
-            pos += n;
-        }
+        OutputCollector c = new OutputCollector("stderr", cap, LOG, NONCE, SecretMasker.NONE);
+        Chunks.feed(input, chunks, c::write);
         return c.finish();
     }
 

@@ -12,9 +12,14 @@ class OutputCollectorTest {
 
     private static final int CAP = 1024;
     private static final String LOG = "/v1/dispatches/d-1/logs/stdout";
+    private static final String NONCE = "Zx3-q_8Lw0Ab";
 
     private static OutputCollector collector() {
-        return new OutputCollector("stdout", CAP, LOG);
+        return collector(CAP);
+    }
+
+    private static OutputCollector collector(int cap) {
+        return new OutputCollector("stdout", cap, LOG, NONCE, SecretMasker.NONE);
     }
 
     private static CapturedOutput collect(byte[] input) {
@@ -67,9 +72,10 @@ class OutputCollectorTest {
         assertThat(t.original()).isEqualTo(CAP + 1);
         assertThat(t.stream()).isEqualTo("stdout");
         assertThat(t.fullLog()).isEqualTo(LOG);
+        assertThat(t.nonce()).isEqualTo(NONCE);
         assertThat(t.dropped()).isEqualTo(CAP + 1 - t.head().length() - t.tail().length());
         assertThat(out.overflow())
-                .isEqualTo(new Overflow(CAP + 1, utf8(out.text().toString()), t.dropped()));
+                .isEqualTo(new Overflow(CAP + 1, utf8(out.text().toString()), t.dropped(), NONCE));
         assertThat(out.overflow().keptBytes()).isLessThanOrEqualTo(CAP);
     }
 
@@ -179,15 +185,15 @@ class OutputCollectorTest {
         assertThat(t.tail()).startsWith("line ");
         assertThat(lines.toString()).startsWith(t.head()).endsWith(t.tail());
         // Framed by its own newline even after a complete line, so head and tail split back exactly.
-        assertThat(out.text().toString()).contains("\r\n\n[... sluice: ");
+        assertThat(out.text().toString()).contains("\r\n\n[... sluice " + NONCE + ": ");
     }
 
     @Test
     void markerStartsItsOwnLineWhenTheHeadEndsMidLine() {
         CapturedOutput out = collect(ascii(10 * CAP));
         assertThat(out.text().toString())
-                .containsPattern("[a-z]\\n\\[\\.\\.\\. sluice: \\d+ of 10240 bytes of stdout omitted; full log: " + LOG
-                        + " \\.\\.\\.]\\n[a-z]");
+                .containsPattern("[a-z]\\n\\[\\.\\.\\. sluice " + NONCE
+                        + ": \\d+ of 10240 bytes of stdout omitted; full log: " + LOG + " \\.\\.\\.]\\n[a-z]");
     }
 
     @Test
@@ -250,7 +256,7 @@ class OutputCollectorTest {
 
     @Test
     void aSmallStreamHoldsLittleMemoryUnderALargeCap() {
-        OutputCollector c = new OutputCollector("stdout", 4 << 20, LOG);
+        OutputCollector c = collector(4 << 20);
         byte[] kib = ascii(1024);
         c.write(kib, 0, kib.length);
         // The head's first kilobyte; the tail is not allocated until the head is full.
@@ -260,7 +266,7 @@ class OutputCollectorTest {
 
     @Test
     void capsTooSmallForTheMarkerAreRefused() {
-        assertThatThrownBy(() -> new OutputCollector("stdout", 100, LOG))
+        assertThatThrownBy(() -> collector(100))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at least")
                 .hasMessageContaining(String.valueOf(OutputCollector.MIN_CAP));

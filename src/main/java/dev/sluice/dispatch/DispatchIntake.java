@@ -123,6 +123,9 @@ public class DispatchIntake {
         } catch (StoreException e) {
             scheduler.release(records.size());
             throw RequestRefused.storeUnavailable();
+        } catch (RuntimeException e) {
+            scheduler.release(records.size());
+            throw e;
         }
         if (taken.isPresent()) {
             scheduler.release(records.size());

@@ -73,9 +73,8 @@ final class GroupBatches {
                 .sorted(Comparator.comparing(Member::finishedAt, Comparator.nullsFirst(Comparator.naturalOrder())))
                 .toList();
         boolean allEnded = members.stream().allMatch(Member::ended);
-        Round nothing = new Round(Map.of(), List.of(), group.spentBytes(), group.batches(), false);
         if (!allEnded && (waiting.isEmpty() || !windowPassed(waiting.get(0), now))) {
-            return nothing;
+            return new Round(Map.of(), List.of(), group.spentBytes(), group.batches(), false);
         }
         Map<String, Integer> reported = new LinkedHashMap<>();
         List<Message> messages = new ArrayList<>();
@@ -100,20 +99,25 @@ final class GroupBatches {
             return new Round(reported, messages, spent, batches, false);
         }
         if (group.callbackUrl() != null) {
-            List<GroupBodies.Item> all = members.stream()
-                    .filter(m -> m.status() != null)
-                    .map(GroupBatches::reference)
-                    .toList();
-            List<GroupBodies.Item> unreported = members.stream()
-                    .filter(m ->
-                            Integer.valueOf(IN_FINAL).equals(reported.getOrDefault(m.dispatchId(), m.reportedIn())))
-                    .map(GroupBatches::reference)
-                    .toList();
-            messages.add(new Message(
-                    webhookId(group.id(), "final"),
-                    GroupBodies.last(group.id(), all, batches, group.maxBytes(), spent, unreported)));
+            messages.add(last(group, members, reported, batches, spent));
         }
         return new Round(reported, messages, spent, batches, true);
+    }
+
+    /** The final callback: every member counted, those no batch reported (this round's included) named. */
+    private static Message last(
+            Group group, List<Member> members, Map<String, Integer> reported, int batches, long spent) {
+        List<GroupBodies.Item> all = members.stream()
+                .filter(m -> m.status() != null)
+                .map(GroupBatches::reference)
+                .toList();
+        List<GroupBodies.Item> unreported = members.stream()
+                .filter(m -> Integer.valueOf(IN_FINAL).equals(reported.getOrDefault(m.dispatchId(), m.reportedIn())))
+                .map(GroupBatches::reference)
+                .toList();
+        return new Message(
+                webhookId(group.id(), "final"),
+                GroupBodies.last(group.id(), all, batches, group.maxBytes(), spent, unreported));
     }
 
     /** The batch in the first form that fits the budget left, or null when not even references fit. */

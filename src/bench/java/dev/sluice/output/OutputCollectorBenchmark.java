@@ -44,7 +44,7 @@ public class OutputCollectorBenchmark {
 
     /** Two API-key-like values, absent from the output, one starting with a letter it often has. */
     private static final SecretMasker SECRETS =
-            new SecretMasker(List.of("agent-key-7f3a9c2e4b1d8f6a0c5e", "sk-live-51HbQ2eZvKYlo2C8Nq4xT0aB"));
+            new SecretMasker(List.of("agent-key-7f3a9c2e4b1d8f6a0c5e", "sk-live-51HbQ2eZvKYlo2C8Nq4xT0aB"), 8);
 
     private static final byte[] LINES = chunk();
 

@@ -60,9 +60,14 @@ class DispatchValidationTest {
                 Arguments.of("{\"image\":\"x\",\"workingDir\":\"relative\"}", 422, List.of("workingDir")),
                 Arguments.of("{\"image\":\"x\",\"env\":{\"BAD-NAME\":\"v\"}}", 422, List.of("env.BAD-NAME")),
                 Arguments.of(
-                        "{\"image\":\"x\",\"env\":{\"A\":\"1\"},\"secrets\":{\"A\":\"s3cret\"}}",
+                        "{\"image\":\"x\",\"env\":{\"A\":\"1\"},\"secrets\":{\"A\":\"s3cret-value\"}}",
                         422,
                         List.of("secrets.A")),
+                // Shorter than sluice.secrets.min-length (8 bytes by default), the value itself never repeated.
+                Arguments.of(
+                        "{\"image\":\"x\",\"secrets\":{\"SHORT\":\"7-bytes\",\"LONG\":\"8-bytes!\"}}",
+                        422,
+                        List.of("secrets.SHORT")),
                 Arguments.of("{\"image\":\"x\",\"command\":[\"ok\",2]}", 422, List.of("command.1")),
                 Arguments.of(
                         "{\"image\":\"x\",\"callbackUrl\":\"ftp://example.com/hook\"}", 422, List.of("callbackUrl")),

@@ -22,25 +22,25 @@ class SecretMaskerTest {
 
     @Test
     void everyOccurrenceIsMaskedKeepingLengths() {
-        SecretMasker m = new SecretMasker(List.of("hunter2"));
+        SecretMasker m = new SecretMasker(List.of("hunter2"), 8);
         assertThat(mask(m, "pw=hunter2 again hunter2.", true, true)).isEqualTo("pw=******* again *******.");
     }
 
     @Test
     void overlappingSecretsAreAllMasked() {
-        SecretMasker m = new SecretMasker(List.of("abcd", "cdef"));
+        SecretMasker m = new SecretMasker(List.of("abcd", "cdef"), 8);
         assertThat(mask(m, "xabcdefx", true, true)).isEqualTo("x******x");
     }
 
     @Test
     void multibyteSecretsBecomeAsciiStars() {
-        SecretMasker m = new SecretMasker(List.of("p\u00e4ss"));
+        SecretMasker m = new SecretMasker(List.of("p\u00e4ss"), 8);
         assertThat(mask(m, "[p\u00e4ss]", true, true)).isEqualTo("[*****]");
     }
 
     @Test
     void partialSecretsAtCutEdgesAreMasked() {
-        SecretMasker m = new SecretMasker(List.of("TOPSECRET"));
+        SecretMasker m = new SecretMasker(List.of("TOPSECRET"), 8);
         assertThat(mask(m, "CRET and more", false, true)).isEqualTo("**** and more");
         assertThat(mask(m, "text then TOPS", true, false)).isEqualTo("text then ****");
         // At the stream's own start and end there is nothing cut, so nothing partial to mask.
@@ -49,7 +49,7 @@ class SecretMaskerTest {
 
     @Test
     void emptyAndNullValuesAreIgnored() {
-        SecretMasker m = new SecretMasker(java.util.Arrays.asList("", null));
+        SecretMasker m = new SecretMasker(java.util.Arrays.asList("", null), 8);
         assertThat(m.isEmpty()).isTrue();
         assertThat(m.margin()).isZero();
     }
@@ -60,7 +60,7 @@ class SecretMaskerTest {
             @ForAll @StringLength(max = 200) String before,
             @ForAll @StringLength(max = 200) String after,
             @ForAll int cutSeed) {
-        SecretMasker m = new SecretMasker(List.of(secret));
+        SecretMasker m = new SecretMasker(List.of(secret), 8);
         byte[] stream = (before + secret + after).getBytes(StandardCharsets.UTF_8);
         // Any window of the stream, masked as a window, must not show the secret or a piece of
         // it where the window's edge cuts through an occurrence.

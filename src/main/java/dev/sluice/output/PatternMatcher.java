@@ -1,6 +1,6 @@
 package dev.sluice.output;
 
-import java.nio.charset.StandardCharsets;
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,7 +21,6 @@ final class PatternMatcher {
 
     private static final int BLOCKS = 1 << 16;
 
-    private final List<byte[]> patterns;
     /** Patterns of one byte (a secret of one byte, where the operator allows it): found by a plain scan. */
     private final byte[] singles;
 
@@ -33,17 +32,16 @@ final class PatternMatcher {
     private final byte[][][] endPatterns;
 
     PatternMatcher(List<byte[]> patterns) {
-        this.patterns = List.copyOf(patterns);
         List<byte[]> blocked = new ArrayList<>();
-        StringBuilder single = new StringBuilder();
+        ByteArrayOutputStream single = new ByteArrayOutputStream();
         for (byte[] p : patterns) {
             if (p.length == 1) {
-                single.append((char) (p[0] & 0xFF));
+                single.write(p[0]);
             } else if (p.length > 1) {
                 blocked.add(p);
             }
         }
-        this.singles = single.toString().getBytes(StandardCharsets.ISO_8859_1);
+        this.singles = single.toByteArray();
         this.window = Math.min(
                 MAX_WINDOW, blocked.stream().mapToInt(p -> p.length).min().orElse(2));
         this.shift = new byte[blocked.isEmpty() ? 0 : BLOCKS];
@@ -59,10 +57,6 @@ final class PatternMatcher {
         this.endBlocks = ends.keySet().stream().mapToInt(Integer::intValue).toArray();
         this.endPatterns =
                 ends.values().stream().map(l -> l.toArray(new byte[0][])).toArray(byte[][][]::new);
-    }
-
-    List<byte[]> patterns() {
-        return patterns;
     }
 
     /**

@@ -120,6 +120,18 @@ class DispatchValidationTest {
         assertThat(answer).doesNotContain("TOPSECRET-value");
     }
 
+    /** The API document's example (section 3.2), as a client reads it. */
+    @org.junit.jupiter.api.Test
+    void aShortSecretIsRefusedNamingItsFieldAndTheMinimum() {
+        Response response = given().contentType(ContentType.JSON)
+                .body("{\"image\":\"sluice-agent:test\",\"secrets\":{\"API_KEY\":\"short\"}}")
+                .post("/v1/dispatches");
+        response.then().statusCode(422);
+        assertThat(response.jsonPath().getString("detail")).isEqualTo("secrets.API_KEY: must be at least 8 bytes long");
+        assertThat(response.jsonPath().getString("errors[0].pointer")).isEqualTo("#/secrets/API_KEY");
+        assertThat(response.asString()).doesNotContain("short\"");
+    }
+
     @org.junit.jupiter.api.Test
     void bodiesOverTheLimitAre413ProblemsChunkedOrNot() {
         String huge = "{\"image\":\"x\",\"input\":\"" + "a".repeat(3 << 20) + "\"}";

@@ -30,7 +30,9 @@ import org.openjdk.jmh.annotations.State;
  * <li>{@code ingest/fits}: a fresh 4 MiB collector filled to its cap, buffer growth included;</li>
  * <li>{@code ingest/truncates}: a collector long past its cap, every chunk going through the tail ring;</li>
  * <li>{@code ingest/secrets}: as {@code truncates}, for a dispatch with two secrets, which the digest
- * masks as it goes;</li>
+ * masks as it goes, in every form a process prints them in (ADR 0030);</li>
+ * <li>{@code ingest/secrets20}: the same with twenty secrets, some of them sharing letters with the
+ * output (issue 14: at least half of {@code truncates});</li>
  * <li>{@code sha256}: the JDK's SHA-256 alone over the same chunks, the bound of every case.</li>
  * </ul>
  */
@@ -44,21 +46,28 @@ public class OutputCollectorBenchmark {
 
     /** Two API-key-like values, absent from the output, one starting with a letter it often has. */
     private static final SecretMasker SECRETS =
-            new SecretMasker(List.of("agent-key-7f3a9c2e4b1d8f6a0c5e", "sk-live-51HbQ2eZvKYlo2C8Nq4xT0aB"));
+            new SecretMasker(List.of("agent-key-7f3a9c2e4b1d8f6a0c5e", "sk-live-51HbQ2eZvKYlo2C8Nq4xT0aB"), 8);
+
+    private static final SecretMasker TWENTY_SECRETS = new SecretMasker(twentySecrets(), 8);
 
     private static final byte[] LINES = chunk();
 
     @State(Scope.Thread)
     public static class Collector {
 
-        @Param({"fits", "truncates", "secrets"})
+        @Param({"fits", "truncates", "secrets", "secrets20"})
         public String mode;
 
         private OutputCollector collector;
 
         @Setup
         public void setUp() {
-            collector = collector("secrets".equals(mode) ? SECRETS : SecretMasker.NONE);
+            collector = collector(
+                    switch (mode) {
+                        case "secrets" -> SECRETS;
+                        case "secrets20" -> TWENTY_SECRETS;
+                        default -> SecretMasker.NONE;
+                    });
             for (int i = 0; i < 2 * CHUNKS_PER_CAP; i++) {
                 collector.write(LINES, 0, CHUNK);
             }
@@ -133,6 +142,22 @@ public class OutputCollectorBenchmark {
 
     private static OutputCollector collector(SecretMasker masker) {
         return new OutputCollector("stdout", CAP, "/v1/dispatches/bench/logs/stdout", "bench-nonce0", masker);
+    }
+
+    /**
+     * Twenty values of the kinds dispatches carry: API keys, passwords with
+     * symbols, a token with words from the output's lines, a two-line key.
+     */
+    private static List<String> twentySecrets() {
+        List<String> secrets = new java.util.ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            secrets.add("sk-live-" + Integer.toHexString(0x5e1f3a7 * (i + 3)) + "QvX" + i + "ZpL9mN2bR4tY");
+        }
+        secrets.add("p@ss w/rd \"quoted\" & more");
+        secrets.add("agent log line token h\u00e9llo-7Kq");
+        secrets.add("-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END KEY-----");
+        secrets.add("ghp_16C7e42F292c6912E7710c838347Ae178B4a");
+        return secrets;
     }
 
     private static byte[] chunk() {

@@ -39,7 +39,9 @@ public record DispatchRequest(
 
         @Schema(
                 description = "environment variables whose values are never stored or returned, and are "
-                        + "masked in everything captured (ADR 0007)")
+                        + "masked in everything captured, also as their lines, base64, JSON escapes and URL "
+                        + "encodings (section 3.2); each value at least sluice.secrets.min-length (8) bytes "
+                        + "as UTF-8")
         Map<String, String> secrets,
 
         @Schema(

@@ -19,6 +19,7 @@ import dev.sluice.callback.CallbackService;
 import dev.sluice.dispatch.DispatchConfig;
 import dev.sluice.dispatch.DispatchSpec;
 import dev.sluice.dispatch.OutputCaps;
+import dev.sluice.dispatch.SecretsConfig;
 
 /**
  * Checks a request against the contract and the worker's maxima, naming every
@@ -43,13 +44,20 @@ final class DispatchRequestValidator {
     private final OutputCaps caps;
     private final CallbackService callbacks;
     private final ObjectMapper json;
+    private final SecretsConfig secrets;
 
     @Inject
-    DispatchRequestValidator(DispatchConfig limits, OutputCaps caps, CallbackService callbacks, ObjectMapper json) {
+    DispatchRequestValidator(
+            DispatchConfig limits,
+            OutputCaps caps,
+            CallbackService callbacks,
+            ObjectMapper json,
+            SecretsConfig secrets) {
         this.limits = limits;
         this.caps = caps;
         this.callbacks = callbacks;
         this.json = json;
+        this.secrets = secrets;
     }
 
     /** The spec for a valid request; otherwise a 422 naming each bad field. */
@@ -80,6 +88,7 @@ final class DispatchRequestValidator {
         checkCommand(r.command(), errors);
         checkVariables("env", r.env(), errors);
         checkVariables("secrets", r.secrets(), errors);
+        checkSecretLengths(r.secrets(), errors);
         if (r.env() != null && r.secrets() != null) {
             r.secrets().keySet().stream()
                     .filter(r.env()::containsKey)
@@ -167,6 +176,22 @@ final class DispatchRequestValidator {
             } else if (value == null || value.indexOf('\0') >= 0) {
                 // The message never repeats a value: it may be a secret.
                 errors.add(Problem.FieldError.of(field + "." + name, "must be a string without NUL characters"));
+            }
+        });
+    }
+
+    /** A short value would be masked wherever its bytes occur in unrelated output, and guessed from the rest. */
+    private void checkSecretLengths(Map<String, String> values, List<Problem.FieldError> errors) {
+        if (values == null) {
+            return;
+        }
+        int min = secrets.minLength();
+        new TreeSet<>(values.keySet()).forEach(name -> {
+            String value = values.get(name);
+            if (ENV_NAME.matcher(name).matches()
+                    && value != null
+                    && value.getBytes(StandardCharsets.UTF_8).length < min) {
+                errors.add(Problem.FieldError.of("secrets." + name, "must be at least " + min + " bytes long"));
             }
         });
     }

@@ -43,7 +43,8 @@ public class DispatchLogs {
                         "the container of dispatch " + id + " was removed, and its log with it");
             }
             throw new RequestRefused(
-                    RequestRefused.Reason.ENGINE_UNAVAILABLE, "the log could not be read: " + e.getMessage());
+                    RequestRefused.Reason.ENGINE_UNAVAILABLE,
+                    "the log could not be read: " + masker.mask(e.getMessage()));
         }
     }
 }

@@ -34,8 +34,8 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    SecretVault secretVault() {
-        return new SecretVault();
+    SecretVault secretVault(SecretsConfig config) {
+        return new SecretVault(config.minLength());
     }
 
     @Produces

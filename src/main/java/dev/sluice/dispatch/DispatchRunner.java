@@ -91,7 +91,9 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 if (e.reason() == ContainerException.Reason.ENGINE_UNAVAILABLE
                         && !e.timedOut()
                         && transitions.markQueuedAgain(id)) {
-                    LOG.warnf("engine unavailable, queued again: %s", e.getMessage());
+                    LOG.warnf(
+                            "engine unavailable, queued again: %s",
+                            vault.maskerFor(id).mask(e.getMessage()));
                     return DispatchScheduler.Outcome.REQUEUE;
                 }
                 finisher.finish(withoutOutput(id, spec, Errors.of(e)));
@@ -300,7 +302,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     }
 
     private void failed(String id, DispatchSpec spec, RuntimeException e) {
-        LOG.error("unexpected failure", e);
+        LOG.error("unexpected failure", vault.maskerFor(id).mask(e));
         finishQuietly(withoutOutput(id, spec, Errors.WORKER_ERROR));
     }
 
@@ -308,12 +310,17 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         try {
             finisher.finish(ending);
         } catch (RuntimeException e) {
-            LOG.errorf("could not store its error result: %s", e.getMessage());
+            LOG.errorf(
+                    "could not store its error result: %s",
+                    vault.maskerFor(ending.id()).mask(e.getMessage()));
         }
     }
 
+    /** An error result; its message masked, since an engine's message may quote what the dispatch gave it. */
     private Ending withoutOutput(String id, DispatchSpec spec, DispatchResult.Error error) {
-        return Ending.withoutOutput(id, spec, Dispatch.Status.ERROR, error, now());
+        DispatchResult.Error masked =
+                new DispatchResult.Error(error.code(), vault.maskerFor(id).mask(error.message()));
+        return Ending.withoutOutput(id, spec, Dispatch.Status.ERROR, masked, now());
     }
 
     private static Duration max(Duration a, Duration b) {

@@ -15,10 +15,16 @@ import dev.sluice.output.SecretMasker;
 public final class SecretVault {
 
     private final Map<String, SecretMasker> maskers = new ConcurrentHashMap<>();
+    private final int minPart;
+
+    /** @param minPart the smallest secret the worker accepts: the shortest part of one masked on its own */
+    SecretVault(int minPart) {
+        this.minPart = minPart;
+    }
 
     void put(String dispatchId, Map<String, String> secrets) {
         if (secrets != null && !secrets.isEmpty()) {
-            maskers.put(dispatchId, new SecretMasker(secrets.values()));
+            maskers.put(dispatchId, new SecretMasker(secrets.values(), minPart));
         }
     }
 

@@ -13,11 +13,13 @@ import dev.sluice.concurrent.WarmUp;
 @Singleton
 class OutputWarmUp {
 
-    private static final byte[] LINE = "warm-up output, h\u00e9llo, secret-warm-up\n".getBytes(StandardCharsets.UTF_8);
+    private static final String SECRET = "secret-warm-up";
+    private static final byte[] LINE =
+            ("warm-up output, h\u00e9llo, " + SECRET + "\n").getBytes(StandardCharsets.UTF_8);
 
     void warmUp(@ObservesAsync @Priority(WarmUp.OUTPUT) WarmUp warmUp) {
         warmUp.step("output", () -> {
-            SecretMasker masker = new SecretMasker(List.of("secret-warm-up"));
+            SecretMasker masker = new SecretMasker(List.of(SECRET), SECRET.length());
             collect(1, masker);
             collect(4 * OutputCollector.MIN_CAP / LINE.length, masker);
         });

@@ -60,9 +60,14 @@ class DispatchValidationTest {
                 Arguments.of("{\"image\":\"x\",\"workingDir\":\"relative\"}", 422, List.of("workingDir")),
                 Arguments.of("{\"image\":\"x\",\"env\":{\"BAD-NAME\":\"v\"}}", 422, List.of("env.BAD-NAME")),
                 Arguments.of(
-                        "{\"image\":\"x\",\"env\":{\"A\":\"1\"},\"secrets\":{\"A\":\"s3cret\"}}",
+                        "{\"image\":\"x\",\"env\":{\"A\":\"1\"},\"secrets\":{\"A\":\"s3cret-value\"}}",
                         422,
                         List.of("secrets.A")),
+                // Shorter than sluice.secrets.min-length (8 bytes by default), the value itself never repeated.
+                Arguments.of(
+                        "{\"image\":\"x\",\"secrets\":{\"SHORT\":\"7-bytes\",\"LONG\":\"8-bytes!\"}}",
+                        422,
+                        List.of("secrets.SHORT")),
                 Arguments.of("{\"image\":\"x\",\"command\":[\"ok\",2]}", 422, List.of("command.1")),
                 Arguments.of(
                         "{\"image\":\"x\",\"callbackUrl\":\"ftp://example.com/hook\"}", 422, List.of("callbackUrl")),
@@ -113,6 +118,18 @@ class DispatchValidationTest {
                 .post("/v1/dispatches")
                 .asString();
         assertThat(answer).doesNotContain("TOPSECRET-value");
+    }
+
+    /** The API document's example (section 3.2), as a client reads it. */
+    @org.junit.jupiter.api.Test
+    void aShortSecretIsRefusedNamingItsFieldAndTheMinimum() {
+        Response response = given().contentType(ContentType.JSON)
+                .body("{\"image\":\"sluice-agent:test\",\"secrets\":{\"API_KEY\":\"short\"}}")
+                .post("/v1/dispatches");
+        response.then().statusCode(422);
+        assertThat(response.jsonPath().getString("detail")).isEqualTo("secrets.API_KEY: must be at least 8 bytes long");
+        assertThat(response.jsonPath().getString("errors[0].pointer")).isEqualTo("#/secrets/API_KEY");
+        assertThat(response.asString()).doesNotContain("short\"");
     }
 
     @org.junit.jupiter.api.Test

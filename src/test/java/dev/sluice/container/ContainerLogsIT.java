@@ -74,7 +74,7 @@ class ContainerLogsIT {
         assertThat(new String(plain.bytes(), StandardCharsets.UTF_8)).isEqualTo(stdout.substring(100, 150));
         assertThat(plain.endOfLog()).isFalse();
 
-        SecretMasker masker = new SecretMasker(List.of("SeCrEtVaLuE"));
+        SecretMasker masker = new SecretMasker(List.of("SeCrEtVaLuE"), 8);
         ContainerLogs.Range edge = logs.read(container, true, at + 3, 100, masker);
         assertThat(new String(edge.bytes(), StandardCharsets.UTF_8)).isEqualTo("********\n");
         assertThat(edge.endOfLog()).isTrue();

@@ -20,7 +20,7 @@ class AgentReportsTest {
     private static final String REPORT =
             "{\"summary\":\"token s3cr3t-value used\",\"keyFindings\":[],\"confidence\":\"low\"}";
     private static final Utf8Text LINE = Utf8Text.of("{\"sluice.report\": " + REPORT.replace("low", "high") + "}\n");
-    private static final SecretMasker MASKER = new SecretMasker(List.of("s3cr3t-value"));
+    private static final SecretMasker MASKER = new SecretMasker(List.of("s3cr3t-value"), 8);
 
     private final AgentReports reports = new AgentReports(null, 65536);
 

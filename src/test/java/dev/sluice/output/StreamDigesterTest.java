@@ -29,7 +29,7 @@ class StreamDigesterTest {
     /** The digest of the stream masked whole, as the logs endpoint serves it read from offset 0 to its end. */
     private static StreamDigest maskedReference(byte[] stream, List<String> secrets) {
         byte[] masked = stream.clone();
-        new SecretMasker(secrets).mask(masked, 0, masked.length, true, true);
+        new SecretMasker(secrets, 8).mask(masked, 0, masked.length, true, true);
         return reference(masked);
     }
 
@@ -77,7 +77,7 @@ class StreamDigesterTest {
             @ForAll("secrets") List<String> secrets,
             @ForAll("smallChunks") List<Integer> chunks) {
         byte[] stream = utf8(text);
-        assertThat(digest(stream, chunks, new SecretMasker(secrets))).isEqualTo(maskedReference(stream, secrets));
+        assertThat(digest(stream, chunks, new SecretMasker(secrets, 8))).isEqualTo(maskedReference(stream, secrets));
     }
 
     @Test
@@ -85,7 +85,7 @@ class StreamDigesterTest {
         List<String> secrets = List.of("abcd", "cdef");
         byte[] stream = utf8("xxabcdefxx\nabcd\n");
         for (int size = 1; size <= stream.length; size++) {
-            assertThat(digest(stream, List.of(size), new SecretMasker(secrets)))
+            assertThat(digest(stream, List.of(size), new SecretMasker(secrets, 8)))
                     .isEqualTo(reference(utf8("xx******xx\n****\n")));
         }
     }
@@ -94,7 +94,7 @@ class StreamDigesterTest {
     void aSecretLongerThanEveryChunkIsStillMasked() {
         String secret = "-----BEGIN KEY-----" + "k".repeat(3000) + "-----END KEY-----";
         byte[] stream = utf8("key:\n" + secret + "\ndone\n");
-        StreamDigest digest = digest(stream, List.of(1000, 7), new SecretMasker(List.of(secret)));
+        StreamDigest digest = digest(stream, List.of(1000, 7), new SecretMasker(List.of(secret), 8));
         assertThat(digest).isEqualTo(reference(utf8("key:\n" + "*".repeat(secret.length()) + "\ndone\n")));
     }
 

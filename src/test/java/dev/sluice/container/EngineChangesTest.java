@@ -57,7 +57,7 @@ class EngineChangesTest {
         holding.await();
         AtomicInteger sent = new AtomicInteger();
 
-        long start = System.nanoTime();
+        // The change in flight is released only afterwards: returning at all is the wait's deadline.
         assertThatThrownBy(() -> changes.run("create", sent::incrementAndGet))
                 .isInstanceOfSatisfying(ContainerException.class, e -> {
                     assertThat(e.reason()).isEqualTo(ContainerException.Reason.ENGINE_UNAVAILABLE);
@@ -68,7 +68,6 @@ class EngineChangesTest {
                             .isEqualTo(
                                     "create: none of the 1 engine changes in flight finished within 200 ms; not sent");
                 });
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
         assertThat(sent.get()).isZero();
         release.countDown();
     }

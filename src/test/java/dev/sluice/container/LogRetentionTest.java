@@ -23,6 +23,7 @@ class LogRetentionTest {
                 driver,
                 TestDocker.mib(sizeMib),
                 files,
+                true,
                 Duration.ofHours(1),
                 500,
                 TestDocker.mib(10 << 10),
@@ -47,5 +48,23 @@ class LogRetentionTest {
     void unknownDriversAndSingleFilesAlwaysMayRotate() {
         assertThat(retention("journald", 32, 4).possiblyRotated(0)).isTrue();
         assertThat(retention("local", 32, 1).possiblyRotated(1)).isTrue();
+    }
+
+    @Test
+    void aLogReturningLessThanFullFilesCanHoldLostNothing() {
+        // 3 full files of 32 MiB, each short by at most one record, at 72 bytes of record per byte at worst.
+        LogRetention r = retention("json-file", 32, 4);
+        assertThat(r.provenWholeBytes()).isEqualTo(3 * ((32L << 20) - LogRetention.RECORD_MARGIN) / 72);
+        assertThat(r.provenWholeBytes()).isLessThan((3L * 32 << 20) / 72);
+        assertThat(retention("journald", 32, 4).provenWholeBytes()).isEqualTo(-1);
+        assertThat(retention("local", 32, 1).provenWholeBytes()).isZero();
+    }
+
+    @Test
+    void theDefaultsKeepAGibibyteOfHundredByteLines() {
+        // A json-file record of a 100-byte line takes about 170 bytes: 1 GiB of such lines is about 1.7 GiB of
+        // records, and 15 full files of 128 MiB hold 1.875 GiB (measured in ADR 0032).
+        long records = (1L << 30) / 100 * 170;
+        assertThat(15L * (128L << 20)).isGreaterThan(records);
     }
 }

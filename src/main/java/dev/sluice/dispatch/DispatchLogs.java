@@ -48,7 +48,7 @@ public class DispatchLogs {
                                 + " holds secrets this worker no longer has (it restarted), so it cannot "
                                 + "be masked and is not served"));
         try {
-            long first = availableFrom(dispatch).of(stdout);
+            long first = availableFrom(dispatch).forStream(stdout);
             if (offset < first) {
                 throw new LogRotated(offset, first);
             }

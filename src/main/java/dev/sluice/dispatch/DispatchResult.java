@@ -233,7 +233,7 @@ public record DispatchResult(
             return new AvailableFrom(Math.max(0, stdoutWritten - stdoutHeld), Math.max(0, stderrWritten - stderrHeld));
         }
 
-        public long of(boolean stdout) {
+        public long forStream(boolean stdout) {
             return stdout ? this.stdout : stderr;
         }
 

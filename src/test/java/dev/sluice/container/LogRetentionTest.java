@@ -2,8 +2,6 @@ package dev.sluice.container;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.testsupport.TestDocker;
@@ -11,23 +9,7 @@ import dev.sluice.testsupport.TestDocker;
 class LogRetentionTest {
 
     private static LogRetention retention(String driver, long sizeMib, int files) {
-        return new LogRetention(new TestDocker.Container(
-                true,
-                true,
-                true,
-                true,
-                "/work",
-                TestDocker.mib(1),
-                TestDocker.mib(1),
-                "65534",
-                driver,
-                TestDocker.mib(sizeMib),
-                files,
-                true,
-                Duration.ofHours(1),
-                500,
-                TestDocker.mib(10 << 10),
-                "/sluice/out"));
+        return new LogRetention(TestDocker.containerConfig(driver, sizeMib, files));
     }
 
     @Test

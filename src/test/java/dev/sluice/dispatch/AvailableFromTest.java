@@ -15,8 +15,8 @@ class AvailableFromTest {
     void theMissingBytesAreTheOldestOnes() {
         DispatchResult.AvailableFrom from = DispatchResult.AvailableFrom.of(4_000_000, 15, 1_048_500, 15);
         assertThat(from).isEqualTo(new DispatchResult.AvailableFrom(2_951_500, 0));
-        assertThat(from.of(true)).isEqualTo(2_951_500);
-        assertThat(from.of(false)).isZero();
+        assertThat(from.forStream(true)).isEqualTo(2_951_500);
+        assertThat(from.forStream(false)).isZero();
         assertThat(from.whole()).isFalse();
     }
 

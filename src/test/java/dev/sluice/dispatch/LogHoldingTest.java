@@ -2,7 +2,6 @@ package dev.sluice.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,25 +42,7 @@ class LogHoldingTest {
     }
 
     private static LogHolding holding(ContainerLogs logs) {
-        return new LogHolding(
-                new LogRetention(new TestDocker.Container(
-                        true,
-                        true,
-                        true,
-                        true,
-                        "/work",
-                        TestDocker.mib(1),
-                        TestDocker.mib(1),
-                        "65534",
-                        "json-file",
-                        TestDocker.mib(1),
-                        2,
-                        true,
-                        Duration.ofHours(1),
-                        500,
-                        TestDocker.mib(10),
-                        "/sluice/out")),
-                logs);
+        return new LogHolding(new LogRetention(TestDocker.containerConfig("json-file", 1, 2)), logs);
     }
 
     @Test

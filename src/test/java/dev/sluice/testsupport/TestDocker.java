@@ -49,6 +49,11 @@ public final class TestDocker {
     }
 
     public static ContainerConfig containerConfig() {
+        return containerConfig("json-file", 128, 16);
+    }
+
+    /** The test defaults with another log driver and rotation. */
+    public static ContainerConfig containerConfig(String logDriver, long logMaxSizeMib, int logMaxFiles) {
         return new Container(
                 true,
                 true,
@@ -58,9 +63,9 @@ public final class TestDocker {
                 mib(64),
                 mib(16),
                 "65534:65534",
-                "json-file",
-                mib(128),
-                16,
+                logDriver,
+                mib(logMaxSizeMib),
+                logMaxFiles,
                 true,
                 Duration.ofHours(1),
                 500,

@@ -221,16 +221,17 @@ public interface DispatchApi {
     @Operation(
             operationId = "readLog",
             summary = "Read a byte range of a full stream",
-            description = "Read back from the container runtime's log whatever the caps kept, and masked. Repeat "
-                    + "with offset set to Sluice-Log-Next-Offset until Sluice-Log-End is true (docs/api.md, "
-                    + "section 2.5).")
+            description = "Read back from the container runtime's log whatever the caps kept, and masked. "
+                    + "Offsets are absolute stream offsets; the result's logs.availableFrom says from which one "
+                    + "the runtime still holds each stream. Repeat with offset set to Sluice-Log-Next-Offset "
+                    + "until Sluice-Log-End is true (docs/api.md, section 2.5).")
     @APIResponse(
             responseCode = "200",
             description = "At most limit bytes from offset",
             headers = {
                 @Header(
                         name = "Sluice-Log-Offset",
-                        description = "the offset asked for",
+                        description = "the offset asked for, an absolute stream offset",
                         schema = @Schema(type = SchemaType.INTEGER, format = "int64")),
                 @Header(
                         name = "Sluice-Log-Next-Offset",
@@ -247,9 +248,14 @@ public interface DispatchApi {
                             schema = @Schema(type = SchemaType.STRING, format = "binary")))
     @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id, or no such stream")
     @APIResponse(
+            responseCode = "409",
+            description = "log-start-unknown: the dispatch runs and its log may already have rotated, or its "
+                    + "result could not tell where the runtime's copy begins")
+    @APIResponse(
             responseCode = "410",
-            description = "log-gone (no container, or it was removed) or log-unmaskable (this worker no longer "
-                    + "holds the dispatch's secrets)")
+            description = "log-gone (no container, or it was removed), log-unmaskable (this worker no longer "
+                    + "holds the dispatch's secrets) or log-rotated (the range starts before the first byte the "
+                    + "runtime still holds, given as availableFrom)")
     @APIResponse(responseCode = "422", description = "validation-failed: offset or limit is out of bounds")
     @APIResponse(responseCode = "503", description = "engine-unavailable or store-unavailable")
     Response logs(

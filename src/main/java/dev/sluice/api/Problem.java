@@ -33,9 +33,18 @@ public record Problem(
         @Schema(hidden = true) String instance,
 
         @Schema(description = "absent unless the request failed validation (422): one entry per bad field")
-        List<FieldError> errors) {
+        List<FieldError> errors,
+
+        @Schema(
+                description = "absent unless a log range was rotated away (410 log-rotated): the first byte of "
+                        + "the stream the runtime still holds, an absolute offset")
+        Long availableFrom) {
 
     public static final String MEDIA_TYPE = "application/problem+json";
+
+    public Problem(String type, String title, int status, String detail, String instance, List<FieldError> errors) {
+        this(type, title, status, detail, instance, errors, null);
+    }
 
     /** One bad field: its dotted path, the same as a JSON pointer, and what is wrong. */
     @Schema(name = "FieldError", description = "One bad field of a request that failed validation.")

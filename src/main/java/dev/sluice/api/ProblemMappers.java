@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 
 import dev.sluice.callback.CallbackRefused;
 import dev.sluice.dispatch.DispatchConfig;
+import dev.sluice.dispatch.LogRotated;
 import dev.sluice.dispatch.RequestRefused;
 import dev.sluice.store.StoreException;
 
@@ -80,9 +81,25 @@ public class ProblemMappers {
             case STORE_UNAVAILABLE -> storeUnavailable(retryAfter);
             case LOG_GONE -> respond(410, "log-gone", "The log is no longer available", e);
             case LOG_UNMASKABLE -> respond(410, "log-unmaskable", "The log cannot be served masked", e);
+            case LOG_START_UNKNOWN ->
+                respond(409, "log-start-unknown", "Where the runtime's log begins is not known", e);
             case INVALID_CURSOR ->
                 problem(ProblemException.invalid(List.of(Problem.FieldError.of("after", e.getMessage()))));
         };
+    }
+
+    @ServerExceptionMapper
+    public Response logRotated(LogRotated e) {
+        return respond(
+                new Problem(
+                        Problem.type("log-rotated"),
+                        "The range was rotated out of the runtime's log",
+                        410,
+                        e.getMessage(),
+                        null,
+                        null,
+                        e.availableFrom()),
+                Map.of());
     }
 
     @ServerExceptionMapper

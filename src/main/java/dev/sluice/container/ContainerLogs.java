@@ -26,19 +26,36 @@ public class ContainerLogs {
      * A range of one stream.
      *
      * @param bytes     the stream's bytes from {@code offset}, at most the limit asked for
-     * @param offset    where they start in the stream
+     * @param offset    where they start in the stream, counted from its first byte
      * @param endOfLog  true when the range reaches the end of what the runtime holds
      */
     public record Range(byte[] bytes, long offset, boolean endOfLog) {}
 
     /**
-     * Reads {@code limit} bytes of {@code stdout} (or stderr) from {@code offset},
-     * masking secrets. It reads {@link SecretMasker#margin()} bytes past each end
-     * of the range, so a secret that crosses an edge of the range is still found.
+     * What the runtime returns of each stream now.
+     *
+     * @param complete false when counting stopped early, past the bound asked for
      */
-    public Range read(String containerId, boolean stdout, long offset, int limit, SecretMasker masker) {
-        long windowStart = Math.max(0, offset - masker.margin());
-        long windowEnd = offset + limit + masker.margin();
+    public record Held(long stdout, long stderr, boolean complete) {
+
+        public long total() {
+            return stdout + stderr;
+        }
+    }
+
+    /**
+     * Reads {@code limit} bytes of {@code stdout} (or stderr) from the absolute
+     * {@code offset}, masking secrets, where the runtime's copy of the stream
+     * begins at {@code availableFrom} (ADR 0032; the caller refuses offsets
+     * before it). It reads {@link SecretMasker#margin()} bytes past each end of
+     * the range, so a secret that crosses an edge of the range is still found;
+     * a log that lost its beginning may start inside a secret, masked too.
+     */
+    public Range read(
+            String containerId, boolean stdout, long availableFrom, long offset, int limit, SecretMasker masker) {
+        long local = offset - availableFrom;
+        long windowStart = Math.max(0, local - masker.margin());
+        long windowEnd = local + limit + masker.margin();
         RangeSink sink = new RangeSink(windowStart, windowEnd);
         try (DockerHttpClient.Response response = open(containerId, stdout, !stdout)) {
             Attachment.StreamEnd end = StreamPump.pump(response, sink, () -> sink.position >= windowEnd);
@@ -49,10 +66,27 @@ public class ContainerLogs {
         }
         boolean reachedEnd = sink.position < windowEnd;
         byte[] window = sink.window.toByteArray();
-        masker.mask(window, 0, window.length, windowStart == 0, reachedEnd);
-        int from = (int) Math.min(window.length, offset - windowStart);
-        int to = (int) Math.min(window.length, offset - windowStart + limit);
-        return new Range(Arrays.copyOfRange(window, from, to), offset, reachedEnd && sink.position <= offset + limit);
+        masker.mask(window, 0, window.length, windowStart == 0 && availableFrom == 0, reachedEnd);
+        int from = (int) Math.min(window.length, local - windowStart);
+        int to = (int) Math.min(window.length, local - windowStart + limit);
+        return new Range(Arrays.copyOfRange(window, from, to), offset, reachedEnd && sink.position <= local + limit);
+    }
+
+    /**
+     * Counts what the runtime returns of both streams, without keeping it;
+     * stops once both together pass {@code stopAbove} (then it is not complete).
+     */
+    public Held held(String containerId, long stopAbove) {
+        CountingSink sink = new CountingSink();
+        try (DockerHttpClient.Response response = open(containerId, true, true)) {
+            Attachment.StreamEnd end = StreamPump.pump(response, sink, () -> sink.stdout + sink.stderr > stopAbove);
+            boolean stopped = sink.stdout + sink.stderr > stopAbove;
+            if (end.readFailure() != null && !stopped) {
+                throw new ContainerException(
+                        ContainerException.Reason.ENGINE_ERROR, "log read failed: " + end.readFailure());
+            }
+            return new Held(sink.stdout, sink.stderr, !stopped);
+        }
     }
 
     /** Feeds both streams, whole, from the start of the runtime's log into the sink. */
@@ -111,6 +145,21 @@ public class ContainerLogs {
                 window.write(chunk, offset + (int) (from - position), (int) (to - from));
             }
             position += count;
+        }
+    }
+
+    private static final class CountingSink implements OutputSink {
+        private long stdout;
+        private long stderr;
+
+        @Override
+        public void stdout(byte[] chunk, int offset, int count) {
+            stdout += count;
+        }
+
+        @Override
+        public void stderr(byte[] chunk, int offset, int count) {
+            stderr += count;
         }
     }
 }

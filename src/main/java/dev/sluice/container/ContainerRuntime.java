@@ -133,17 +133,24 @@ public class ContainerRuntime implements ContainerInventory {
         return rootOrUnset ? Optional.of(config.user()) : Optional.empty();
     }
 
+    /** Rotation within the stated budget; compression only where the driver knows the option. */
+    private Map<String, String> logOptions() {
+        Map<String, String> options = new HashMap<>();
+        options.put("max-size", Long.toString(config.logMaxSize().asLongValue()));
+        options.put("max-file", Integer.toString(config.logMaxFiles()));
+        if (config.logDriver().equals("json-file") || config.logDriver().equals("local")) {
+            options.put("compress", Boolean.toString(config.logCompress()));
+        }
+        return options;
+    }
+
     private HostConfig hostConfig(ContainerSpec spec) {
         HostConfig host = HostConfig.newHostConfig()
                 .withNetworkMode(spec.network())
                 .withAutoRemove(false)
                 .withInit(config.init())
                 .withReadonlyRootfs(config.readOnlyRoot())
-                .withLogConfig(new LogConfig(
-                        LogConfig.LoggingType.fromValue(config.logDriver()),
-                        Map.of(
-                                "max-size", Long.toString(config.logMaxSize().asLongValue()),
-                                "max-file", Integer.toString(config.logMaxFiles()))));
+                .withLogConfig(new LogConfig(LogConfig.LoggingType.fromValue(config.logDriver()), logOptions()));
         if (config.dropCapabilities()) {
             host.withCapDrop(Capability.ALL);
         }

@@ -37,15 +37,20 @@ final class Capture implements OutputSink {
         return stdout.bytesHeld() + stderr.bytesHeld();
     }
 
-    long bytesWritten() {
-        return stdout.bytesWritten() + stderr.bytesWritten();
+    long stdoutWritten() {
+        return stdout.bytesWritten();
     }
 
-    CapturedOutput finishStdout() {
-        return stdout.finish();
+    long stderrWritten() {
+        return stderr.bytesWritten();
     }
 
-    CapturedOutput finishStderr() {
-        return stderr.finish();
+    /** Both streams, their markers pointing at where the runtime's log of each now begins. */
+    CapturedOutput finishStdout(DispatchResult.AvailableFrom from) {
+        return stdout.finish(from == null ? 0 : from.stdout());
+    }
+
+    CapturedOutput finishStderr(DispatchResult.AvailableFrom from) {
+        return stderr.finish(from == null ? 0 : from.stderr());
     }
 }

@@ -127,7 +127,7 @@ class DispatchProducer {
                 transitions,
                 finisher,
                 vault,
-                new LogRetention(containerConfig),
+                new LogHolding(new LogRetention(containerConfig), logs),
                 new FinishingBudget(config.finishMemory().asLongValue()),
                 clock,
                 worker.id(),
@@ -199,8 +199,8 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    DispatchLogs logs(DispatchQueries queries, SecretVault vault, ContainerLogs logs) {
-        return new DispatchLogs(queries, vault, logs);
+    DispatchLogs logs(DispatchQueries queries, SecretVault vault, ContainerLogs logs, ContainerConfig containerConfig) {
+        return new DispatchLogs(queries, vault, logs, new LogHolding(new LogRetention(containerConfig), logs));
     }
 
     @Produces

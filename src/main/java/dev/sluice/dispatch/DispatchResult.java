@@ -160,14 +160,20 @@ public record DispatchResult(
             String message) {}
 
     /**
-     * Where the full streams can be read while the container is retained.
+     * Where the full streams can be read while the container is retained, and
+     * from which byte the runtime still holds each of them (ADR 0032).
      *
-     * @param possiblyRotated true when the runtime's log rotation may have
-     *                        dropped the oldest part of the streams (ADR 0013)
+     * @param possiblyRotated true when the runtime's log rotation dropped the
+     *                        oldest part of a stream, or may have and the
+     *                        worker could not tell ({@code availableFrom} null)
      * @param recovered       true when the output was read back from the
      *                        runtime's log rather than captured live
+     * @param availableFrom   the absolute offset of the first byte the runtime
+     *                        holds, per stream; null when the worker could not
+     *                        tell
      */
     @Schema(name = "ResultLogs", description = "Where the full streams can be read (docs/api.md, section 2.5).")
+    @JsonPropertyOrder({"stdout", "stderr", "possiblyRotated", "recovered", "availableFrom"})
     public record Logs(
             @Schema(required = true, examples = "/v1/dispatches/triage-17/logs/stdout")
             String stdout,
@@ -175,12 +181,64 @@ public record DispatchResult(
             @Schema(required = true, examples = "/v1/dispatches/triage-17/logs/stderr")
             String stderr,
 
-            @Schema(required = true, description = "log rotation may have dropped the oldest part (section 7.4)")
+            @Schema(
+                    required = true,
+                    description = "log rotation dropped the oldest part of a stream, or may have and the worker "
+                            + "could not tell (section 7.4)")
             boolean possiblyRotated,
 
             @Schema(
                     required = true,
                     description = "the output was read back from the runtime's log rather than captured "
                             + "live (section 7.4)")
-            boolean recovered) {}
+            boolean recovered,
+
+            @Schema(
+                    required = true,
+                    nullable = true,
+                    description = "the first byte of each stream the runtime still holds, as an absolute stream "
+                            + "offset; null when the worker could not tell (section 7.4)")
+            AvailableFrom availableFrom) {
+
+        /** A result stored before {@code availableFrom} existed, or built in tests. */
+        public Logs(String stdout, String stderr, boolean possiblyRotated, boolean recovered) {
+            this(stdout, stderr, possiblyRotated, recovered, null);
+        }
+    }
+
+    /**
+     * The absolute offset of the first byte the runtime still holds of each
+     * stream: 0 while nothing was dropped, the number of bytes rotated away
+     * otherwise (ADR 0032).
+     */
+    @Schema(
+            name = "LogsAvailableFrom",
+            description = "The first byte of each stream the runtime still holds (docs/api.md, section 7.4).")
+    public record AvailableFrom(
+            @Schema(required = true, description = "absolute offset in stdout", examples = "0")
+            long stdout,
+
+            @Schema(required = true, description = "absolute offset in stderr", examples = "0")
+            long stderr) {
+
+        /** Nothing dropped from either stream. */
+        public static final AvailableFrom WHOLE = new AvailableFrom(0, 0);
+
+        /**
+         * From what the process wrote and what the runtime returns now: the
+         * missing bytes are the oldest ones. A log longer than what was written
+         * (json-file stores each byte that is not UTF-8 as three) lost nothing.
+         */
+        public static AvailableFrom of(long stdoutWritten, long stderrWritten, long stdoutHeld, long stderrHeld) {
+            return new AvailableFrom(Math.max(0, stdoutWritten - stdoutHeld), Math.max(0, stderrWritten - stderrHeld));
+        }
+
+        public long forStream(boolean stdout) {
+            return stdout ? this.stdout : stderr;
+        }
+
+        public boolean whole() {
+            return stdout == 0 && stderr == 0;
+        }
+    }
 }

@@ -16,7 +16,6 @@ import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.ContainerSpec;
 import dev.sluice.container.ContainerState;
 import dev.sluice.container.Labels;
-import dev.sluice.container.LogRetention;
 import dev.sluice.container.OutFile;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.store.StoreException;
@@ -39,7 +38,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private final DispatchTransitions transitions;
     private final Finisher finisher;
     private final SecretVault vault;
-    private final LogRetention retention;
+    private final LogHolding holding;
     private final FinishingBudget budget;
     private final Clock clock;
     /** The labels every container of this worker carries: who runs it, and which store holds its record. */
@@ -52,7 +51,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             DispatchTransitions transitions,
             Finisher finisher,
             SecretVault vault,
-            LogRetention retention,
+            LogHolding holding,
             FinishingBudget budget,
             Clock clock,
             String workerId,
@@ -63,7 +62,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         this.transitions = transitions;
         this.finisher = finisher;
         this.vault = vault;
-        this.retention = retention;
+        this.holding = holding;
         this.budget = budget;
         this.clock = clock;
         this.ownerLabels = Map.of(Labels.WORKER_ID, workerId, Labels.STORE_ID, storeId);
@@ -244,8 +243,11 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         DispatchResult.Error error = exitError(containerId, exitCode, stop);
         CrashPoint.AFTER_EXIT.reached();
         OutFile reportFile = reports.file(containerId);
+        // Counting what the runtime still holds reads the log back: outside the budget, like the report.
+        DispatchResult.AvailableFrom availableFrom =
+                holding.atFinish(containerId, capture.stdoutWritten(), capture.stderrWritten(), recovered);
         budget.within(capture.bytesHeld() * FinishingBudget.COPIES, () -> {
-            CapturedOutput stdout = capture.finishStdout();
+            CapturedOutput stdout = capture.finishStdout(availableFrom);
             return finisher.finish(new Ending(
                     id,
                     spec,
@@ -255,8 +257,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     startedAt,
                     finishedAt,
                     stdout,
-                    capture.finishStderr(),
-                    retention.possiblyRotated(capture.bytesWritten()),
+                    capture.finishStderr(availableFrom),
+                    availableFrom,
                     recovered,
                     reports.reading(reportFile, stdout.text(), vault.maskerFor(id))));
         });

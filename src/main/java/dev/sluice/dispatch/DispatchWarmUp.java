@@ -93,9 +93,9 @@ class DispatchWarmUp {
                 null,
                 now,
                 now,
-                capture.finishStdout(),
-                capture.finishStderr(),
-                false,
+                capture.finishStdout(DispatchResult.AvailableFrom.WHOLE),
+                capture.finishStderr(DispatchResult.AvailableFrom.WHOLE),
+                DispatchResult.AvailableFrom.WHOLE,
                 false,
                 ReportReading.MISSING);
     }

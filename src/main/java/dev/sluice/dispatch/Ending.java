@@ -11,7 +11,7 @@ import dev.sluice.report.ReportReading;
  * built from, by the {@link Finisher} alone.
  *
  * @param startedAt       {@code null} when the dispatch never ran
- * @param possiblyRotated the runtime's log rotation may have dropped the oldest part of the streams
+ * @param availableFrom   the first byte of each stream the runtime still holds; null when unknown (ADR 0032)
  * @param recovered       the output was read back from the runtime's log rather than captured live
  * @param report          what the worker made of the agent's report
  */
@@ -25,7 +25,7 @@ record Ending(
         Instant finishedAt,
         CapturedOutput stdout,
         CapturedOutput stderr,
-        boolean possiblyRotated,
+        DispatchResult.AvailableFrom availableFrom,
         boolean recovered,
         ReportReading report) {
 
@@ -42,7 +42,7 @@ record Ending(
                 finishedAt,
                 CapturedOutput.EMPTY,
                 CapturedOutput.EMPTY,
-                false,
+                DispatchResult.AvailableFrom.WHOLE,
                 false,
                 ReportReading.MISSING);
     }
@@ -67,7 +67,11 @@ record Ending(
                 stdout.digest(),
                 stderr.digest(),
                 new DispatchResult.Logs(
-                        DispatchLinks.log(id, "stdout"), DispatchLinks.log(id, "stderr"), possiblyRotated, recovered),
+                        DispatchLinks.log(id, "stdout"),
+                        DispatchLinks.log(id, "stderr"),
+                        availableFrom == null || !availableFrom.whole(),
+                        recovered,
+                        availableFrom),
                 report.status(),
                 report.source(),
                 report.detail(),

@@ -90,7 +90,8 @@ final class Finisher {
                     now,
                     CapturedOutput.EMPTY,
                     CapturedOutput.EMPTY,
-                    false,
+                    // Its output was never counted, so what the runtime still holds cannot be placed.
+                    null,
                     false,
                     ReportReading.MISSING);
             return ending.closing();

@@ -17,6 +17,7 @@ public final class RequestRefused extends RuntimeException {
         STORE_UNAVAILABLE,
         LOG_GONE,
         LOG_UNMASKABLE,
+        LOG_START_UNKNOWN,
         INVALID_CURSOR
     }
 

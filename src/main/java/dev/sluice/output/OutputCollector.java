@@ -101,6 +101,14 @@ public final class OutputCollector {
      * made once, as UTF-8 bytes.
      */
     public CapturedOutput finish() {
+        return finish(0);
+    }
+
+    /**
+     * As {@link #finish()}, for a stream whose copy in the runtime's log now
+     * begins at {@code availableFrom}: a marker, if any, points there (ADR 0032).
+     */
+    public CapturedOutput finish(long availableFrom) {
         StreamDigest digest = digester.finish();
         byte[] headBytes = head.array();
         int headLength = head.length();
@@ -121,7 +129,7 @@ public final class OutputCollector {
         }
         masker.mask(headBytes, 0, headLength, true, false);
         masker.mask(tailBytes, 0, tailLength, false, true);
-        return truncate(headBytes, headLength, tailBytes, tailLength, digest);
+        return truncate(headBytes, headLength, tailBytes, tailLength, digest, availableFrom);
     }
 
     /** The stream whole: the bytes themselves when they are well-formed already. */
@@ -135,14 +143,19 @@ public final class OutputCollector {
     }
 
     private CapturedOutput truncate(
-            byte[] headBytes, int headLength, byte[] tailBytes, int tailLength, StreamDigest digest) {
-        int budget = cap - marker.maxLength(written);
+            byte[] headBytes,
+            int headLength,
+            byte[] tailBytes,
+            int tailLength,
+            StreamDigest digest,
+            long availableFrom) {
+        int budget = cap - marker.maxLength(written, availableFrom);
         int headBudget = budget / HEAD_SHARE_DIVISOR;
         int headEnd = cutHead(headBytes, headLength, headBudget);
         int tailStart = cutTail(tailBytes, tailLength, budget - headBudget);
         long dropped = written - headEnd - (tailLength - tailStart);
 
-        byte[] line = marker.render(dropped, written).getBytes(StandardCharsets.UTF_8);
+        byte[] line = marker.render(dropped, written, availableFrom).getBytes(StandardCharsets.UTF_8);
         long kept = Utf8.sanitizedLength(headBytes, 0, headEnd)
                 + line.length
                 + Utf8.sanitizedLength(tailBytes, tailStart, tailLength);

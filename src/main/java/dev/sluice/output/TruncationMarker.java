@@ -9,6 +9,8 @@ package dev.sluice.output;
  * then a reader can split the text back into the exact head and tail. It
  * carries the dispatch's {@link MarkerNonce}, which the overflow record names:
  * a line the process printed to look like a marker cannot carry it (ADR 0025).
+ * When the runtime's log no longer holds the stream's beginning it says so,
+ * "log from byte N" in place of "full log" (ADR 0032).
  */
 final class TruncationMarker {
 
@@ -29,19 +31,24 @@ final class TruncationMarker {
         return nonce;
     }
 
-    /** The marker, with its framing newlines, for the given counts. */
-    String render(long dropped, long original) {
-        return "\n[... sluice " + nonce + ": " + dropped + " of " + original + " bytes of " + stream
-                + " omitted; full log: " + fullLog + " ...]\n";
+    /**
+     * The marker, with its framing newlines, for the given counts.
+     *
+     * @param availableFrom the first byte of the stream the runtime's log still holds
+     */
+    String render(long dropped, long original, long availableFrom) {
+        String log = availableFrom > 0 ? "log from byte " + availableFrom : "full log";
+        return "\n[... sluice " + nonce + ": " + dropped + " of " + original + " bytes of " + stream + " omitted; "
+                + log + ": " + fullLog + " ...]\n";
     }
 
     /** Room to reserve for the marker of a stream of {@code original} bytes, whatever gets dropped. */
-    int maxLength(long original) {
-        return render(original, original).length();
+    int maxLength(long original, long availableFrom) {
+        return render(original, original, availableFrom).length();
     }
 
-    /** Room the marker can ever take for this stream, whatever its size. */
+    /** Room the marker can ever take for this stream, whatever its size and whatever the log still holds. */
     int worstCaseLength() {
-        return render(0, 0).length() + 2 * (MAX_COUNT_DIGITS - 1);
+        return render(0, 0, 1).length() + 3 * (MAX_COUNT_DIGITS - 1);
     }
 }

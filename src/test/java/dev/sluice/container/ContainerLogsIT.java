@@ -70,19 +70,41 @@ class ContainerLogsIT {
     void rangesAreExactAndMaskedAcrossTheirEdges() {
         String stdout = seq(50000) + "key=SeCrEtVaLuE\n";
         int at = stdout.indexOf("SeCrEtVaLuE");
-        ContainerLogs.Range plain = logs.read(container, true, 100, 50, SecretMasker.NONE);
+        ContainerLogs.Range plain = logs.read(container, true, 0, 100, 50, SecretMasker.NONE);
         assertThat(new String(plain.bytes(), StandardCharsets.UTF_8)).isEqualTo(stdout.substring(100, 150));
         assertThat(plain.endOfLog()).isFalse();
 
         SecretMasker masker = new SecretMasker(List.of("SeCrEtVaLuE"), 8);
-        ContainerLogs.Range edge = logs.read(container, true, at + 3, 100, masker);
+        ContainerLogs.Range edge = logs.read(container, true, 0, at + 3, 100, masker);
         assertThat(new String(edge.bytes(), StandardCharsets.UTF_8)).isEqualTo("********\n");
         assertThat(edge.endOfLog()).isTrue();
-        ContainerLogs.Range before = logs.read(container, true, at - 4, 6, masker);
+        ContainerLogs.Range before = logs.read(container, true, 0, at - 4, 6, masker);
         assertThat(new String(before.bytes(), StandardCharsets.UTF_8)).isEqualTo("key=**");
 
-        ContainerLogs.Range stderr = logs.read(container, false, 0, 1 << 20, SecretMasker.NONE);
+        ContainerLogs.Range stderr = logs.read(container, false, 0, 0, 1 << 20, SecretMasker.NONE);
         assertThat(new String(stderr.bytes(), StandardCharsets.UTF_8)).isEqualTo(seq(2000));
+    }
+
+    @Test
+    void heldCountsWhatTheRuntimeReturnsOfEachStream() {
+        ContainerLogs.Held held = logs.held(container, Long.MAX_VALUE);
+        assertThat(held)
+                .isEqualTo(new ContainerLogs.Held(
+                        seq(50000).length() + "key=SeCrEtVaLuE\n".length(),
+                        seq(2000).length(),
+                        true));
+        ContainerLogs.Held stopped = logs.held(container, 1000);
+        assertThat(stopped.complete()).isFalse();
+        assertThat(stopped.total()).isGreaterThan(1000);
+    }
+
+    @Test
+    void aLogThatBeginsLaterIsReadAtAbsoluteOffsets() {
+        // As if the runtime's copy began at byte 1000 of the stream: its first byte held is that offset.
+        String stdout = seq(50000);
+        ContainerLogs.Range range = logs.read(container, true, 1000, 1100, 50, SecretMasker.NONE);
+        assertThat(range.offset()).isEqualTo(1100);
+        assertThat(new String(range.bytes(), StandardCharsets.UTF_8)).isEqualTo(stdout.substring(100, 150));
     }
 
     @Test
@@ -99,7 +121,7 @@ class ContainerLogsIT {
                 0,
                 "none"));
         runtime.remove(gone);
-        assertThatThrownBy(() -> logs.read(gone, true, 0, 10, SecretMasker.NONE))
+        assertThatThrownBy(() -> logs.read(gone, true, 0, 0, 10, SecretMasker.NONE))
                 .isInstanceOf(ContainerException.class)
                 .extracting(e -> ((ContainerException) e).reason())
                 .isEqualTo(ContainerException.Reason.NOT_FOUND);

@@ -91,7 +91,7 @@ class EngineDeadlineTest {
         if (fault != Fault.HALF_BODY) {
             // Streams are bounded by the deadline only until the engine has sent a head.
             calls.put("wait", () -> runtime.awaitExit("c1"));
-            calls.put("logs", () -> logs.read("c1", true, 0, 100, SecretMasker.NONE));
+            calls.put("logs", () -> logs.read("c1", true, 0, 0, 100, SecretMasker.NONE));
             calls.put("attach", () -> runtime.attach("c1", null).close());
         }
 

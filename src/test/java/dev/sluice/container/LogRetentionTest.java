@@ -2,8 +2,6 @@ package dev.sluice.container;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.testsupport.TestDocker;
@@ -11,22 +9,7 @@ import dev.sluice.testsupport.TestDocker;
 class LogRetentionTest {
 
     private static LogRetention retention(String driver, long sizeMib, int files) {
-        return new LogRetention(new TestDocker.Container(
-                true,
-                true,
-                true,
-                true,
-                "/work",
-                TestDocker.mib(1),
-                TestDocker.mib(1),
-                "65534",
-                driver,
-                TestDocker.mib(sizeMib),
-                files,
-                Duration.ofHours(1),
-                500,
-                TestDocker.mib(10 << 10),
-                "/sluice/out"));
+        return new LogRetention(TestDocker.containerConfig(driver, sizeMib, files));
     }
 
     @Test
@@ -47,5 +30,23 @@ class LogRetentionTest {
     void unknownDriversAndSingleFilesAlwaysMayRotate() {
         assertThat(retention("journald", 32, 4).possiblyRotated(0)).isTrue();
         assertThat(retention("local", 32, 1).possiblyRotated(1)).isTrue();
+    }
+
+    @Test
+    void aLogReturningLessThanFullFilesCanHoldLostNothing() {
+        // 3 full files of 32 MiB, each short by at most one record, at 72 bytes of record per byte at worst.
+        LogRetention r = retention("json-file", 32, 4);
+        assertThat(r.provenWholeBytes()).isEqualTo(3 * ((32L << 20) - LogRetention.RECORD_MARGIN) / 72);
+        assertThat(r.provenWholeBytes()).isLessThan((3L * 32 << 20) / 72);
+        assertThat(retention("journald", 32, 4).provenWholeBytes()).isEqualTo(-1);
+        assertThat(retention("local", 32, 1).provenWholeBytes()).isZero();
+    }
+
+    @Test
+    void theDefaultsKeepAGibibyteOfHundredByteLines() {
+        // A json-file record of a 100-byte line takes about 170 bytes: 1 GiB of such lines is about 1.7 GiB of
+        // records, and 15 full files of 128 MiB hold 1.875 GiB (measured in ADR 0032).
+        long records = (1L << 30) / 100 * 170;
+        assertThat(15L * (128L << 20)).isGreaterThan(records);
     }
 }

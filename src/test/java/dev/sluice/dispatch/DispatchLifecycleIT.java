@@ -207,6 +207,11 @@ class DispatchLifecycleIT {
         assertThat(host.getPidsLimit()).isEqualTo(256L);
         assertThat(host.getNanoCPUs()).isEqualTo(1_000_000_000L);
         assertThat(host.getLogConfig().getType().getType()).isEqualTo("json-file");
+        // The default budget that keeps a GiB of text whole, its rotated files compressed (ADR 0032).
+        assertThat(host.getLogConfig().getConfig())
+                .containsEntry("max-size", Long.toString(128L << 20))
+                .containsEntry("max-file", "16")
+                .containsEntry("compress", "true");
     }
 
     @Test

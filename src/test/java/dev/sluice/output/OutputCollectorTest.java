@@ -49,6 +49,25 @@ class OutputCollectorTest {
     }
 
     @Test
+    void aMarkerSaysFromWhichByteTheLogHoldsTheStreamWhenItsBeginningIsGone() {
+        byte[] input = ascii(1 << 20);
+        for (long from : new long[] {1, 1 << 19, (1 << 20) - 1}) {
+            OutputCollector c = collector();
+            c.write(input, 0, input.length);
+            CapturedOutput out = c.finish(from);
+            assertThat(out.text().toString())
+                    .contains(" bytes of stdout omitted; log from byte " + from + ": " + LOG + " ...]\n")
+                    .doesNotContain("full log");
+            assertThat(out.overflow().keptBytes()).isLessThanOrEqualTo(CAP);
+            assertThat(utf8(out.text().toString()))
+                    .isEqualTo((int) out.overflow().keptBytes());
+        }
+        OutputCollector whole = collector();
+        whole.write(input, 0, input.length);
+        assertThat(whole.finish(0).text().toString()).contains("omitted; full log: " + LOG + " ...]");
+    }
+
+    @Test
     void outputUpToTheCapComesBackUnchanged() {
         for (int length : new int[] {1, CAP - 1, CAP}) {
             byte[] input = ascii(length);

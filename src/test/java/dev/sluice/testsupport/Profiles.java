@@ -56,6 +56,14 @@ public final class Profiles {
         }
     }
 
+    /** Log rotation at 1 MiB x 2 files, so a few MB of output lose their beginning (ADR 0032). */
+    public static final class SmallLogs implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("sluice.container.log-max-size", "1M", "sluice.container.log-max-files", "2");
+        }
+    }
+
     /** An engine that does not exist. */
     public static final class EngineDown implements QuarkusTestProfile {
         @Override

@@ -37,6 +37,7 @@ public final class TestDocker {
             String logDriver,
             MemorySize logMaxSize,
             int logMaxFiles,
+            boolean logCompress,
             Duration retention,
             int maxRetained,
             MemorySize maxRetainedLogBytes,
@@ -48,6 +49,11 @@ public final class TestDocker {
     }
 
     public static ContainerConfig containerConfig() {
+        return containerConfig("json-file", 128, 16);
+    }
+
+    /** The test defaults with another log driver and rotation. */
+    public static ContainerConfig containerConfig(String logDriver, long logMaxSizeMib, int logMaxFiles) {
         return new Container(
                 true,
                 true,
@@ -57,9 +63,10 @@ public final class TestDocker {
                 mib(64),
                 mib(16),
                 "65534:65534",
-                "json-file",
-                mib(32),
-                4,
+                logDriver,
+                mib(logMaxSizeMib),
+                logMaxFiles,
+                true,
                 Duration.ofHours(1),
                 500,
                 mib(10 << 10),

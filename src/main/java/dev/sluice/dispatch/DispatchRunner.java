@@ -188,7 +188,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     }
 
     private void attachStartAndCollect(String id, DispatchSpec spec, Execution execution, String containerId) {
-        Capture capture = capture(id, spec);
+        IdleWatch idle = spec.idleTimeout() == null ? null : new IdleWatch(spec.idleTimeout(), clock);
+        Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap(), vault.maskerFor(id), idle);
         Instant startedAt;
         Attachment.StreamEnd end;
         byte[] stdin = spec.input() == null ? null : spec.input().getBytes(StandardCharsets.UTF_8);
@@ -198,6 +199,9 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             transitions.markRunning(id, startedAt);
             LOG.infof("running in container %.12s", containerId);
             execution.started(spec.timeout());
+            if (idle != null) {
+                execution.watchIdle(idle);
+            }
             CrashPoint.MID_RUN.reached();
             end = attachment.pump(capture);
         }
@@ -267,6 +271,9 @@ final class DispatchRunner implements DispatchScheduler.Runner {
 
     /** SIGKILL from the kernel's OOM killer looks like any 137; the engine knows which it was. */
     private DispatchResult.Error exitError(String containerId, int exitCode, Execution.StopReason stop) {
+        if (stop == Execution.StopReason.IDLE) {
+            return Errors.IDLE;
+        }
         if (exitCode != 137 || stop != null) {
             return null;
         }

@@ -97,8 +97,9 @@ public class DispatchIntake {
         try (LogScope scope = LogScope.dispatch(id)) {
             LOG.infof("accepted: image %s", spec.image());
         }
-        scheduler.submit(id, spec);
+        // Announced before it can start: whoever follows its states sees queued before starting.
         accepted.accept(new DispatchAccepted(id));
+        scheduler.submit(id, spec);
         return new Accepted(queued(record), true);
     }
 

@@ -18,7 +18,9 @@ import dev.sluice.container.ContainerState;
 import dev.sluice.container.Labels;
 import dev.sluice.container.LogRetention;
 import dev.sluice.container.OutFile;
+import dev.sluice.container.OutputSink;
 import dev.sluice.output.CapturedOutput;
+import dev.sluice.output.SecretMasker;
 import dev.sluice.store.StoreException;
 import dev.sluice.worker.CrashPoint;
 
@@ -41,6 +43,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private final SecretVault vault;
     private final LogRetention retention;
     private final FinishingBudget budget;
+    private final OutputTap tap;
     private final Clock clock;
     /** The labels every container of this worker carries: who runs it, and which store holds its record. */
     private final Map<String, String> ownerLabels;
@@ -54,6 +57,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             SecretVault vault,
             LogRetention retention,
             FinishingBudget budget,
+            OutputTap tap,
             Clock clock,
             String workerId,
             String storeId) {
@@ -65,6 +69,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         this.vault = vault;
         this.retention = retention;
         this.budget = budget;
+        this.tap = tap;
         this.clock = clock;
         this.ownerLabels = Map.of(Labels.WORKER_ID, workerId, Labels.STORE_ID, storeId);
     }
@@ -189,7 +194,9 @@ final class DispatchRunner implements DispatchScheduler.Runner {
 
     private void attachStartAndCollect(String id, DispatchSpec spec, Execution execution, String containerId) {
         IdleWatch idle = spec.idleTimeout() == null ? null : new IdleWatch(spec.idleTimeout(), clock);
-        Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap(), vault.maskerFor(id), idle);
+        SecretMasker masker = vault.maskerFor(id);
+        Capture capture = new Capture(
+                id, spec.stdoutCap(), spec.stderrCap(), masker, OutputSink.both(idle, tap.open(id, masker)));
         Instant startedAt;
         Attachment.StreamEnd end;
         byte[] stdin = spec.input() == null ? null : spec.input().getBytes(StandardCharsets.UTF_8);

@@ -57,7 +57,7 @@ measure() { # label
   # The heap's generations (not metaspace), each "... used 1234K ...".
   heap=$(jcmd "$worker" GC.heap_info | awk '/generation|heap/ && / used / {
     for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); gsub(/[K,]/, "", v); s += v } } END { print s }')
-  printf '%s: RSS %d KiB, live heap %d KiB, threads %d\n' "$1" "$rss" "$heap" "$(ls /proc/$worker/task | wc -l)"
+  printf '%s: RSS %d KiB, heap after a full GC %d KiB, threads %d\n' "$1" "$rss" "$heap" "$(ls /proc/$worker/task | wc -l)"
   echo "$heap" >"$work/heap-$1"
   echo "$rss" >"$work/rss-$1"
 }
@@ -74,5 +74,8 @@ all_open() {
 }
 wait_for 120 "$subscribers subscribers to get their first event" all_open
 measure after
+# What the subscribers themselves hold: our objects per stream, and the REST layer's sink for each.
+jcmd "$worker" GC.class_histogram | awk '/dev\.sluice\.events|SseEventSinkImpl/ {
+  printf "  %-60s %6d objects %9d bytes\n", $4, $2, $3; n += $3 } END { printf "  together: %d bytes\n", n }'
 echo "$subscribers subscribers: RSS +$(( $(cat "$work/rss-after") - $(cat "$work/rss-before") )) KiB," \
-  "live heap +$(( $(cat "$work/heap-after") - $(cat "$work/heap-before") )) KiB"
+  "heap after a full GC $(( $(cat "$work/heap-after") - $(cat "$work/heap-before") )) KiB"

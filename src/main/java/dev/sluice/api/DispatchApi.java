@@ -3,13 +3,17 @@ package dev.sluice.api;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.sse.Sse;
+import jakarta.ws.rs.sse.SseEventSink;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -284,4 +288,31 @@ public interface DispatchApi {
                             schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1"))
                     @QueryParam("limit")
                     String limit);
+
+    /** The dispatch's states and live output as server-sent events, until it ends. */
+    @GET
+    @Path("{id}/events")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @Operation(
+            operationId = "streamDispatchEvents",
+            summary = "Follow a dispatch as it runs",
+            description = "Server-sent events: state events (queued, starting, running, and the end with the "
+                    + "digest), resumable with Last-Event-ID, and a live tail of stdout and stderr, masked, at most "
+                    + "sluice.events.max-rate bytes a second, with gap events for what was missed. A dispatch that "
+                    + "has ended gets its end at once, and the stream closes after it (docs/api.md, section 2.11).")
+    @APIResponse(
+            responseCode = "200",
+            description = "An event stream, open until the dispatch ends",
+            content = @Content(mediaType = MediaType.SERVER_SENT_EVENTS, schema = @Schema(type = SchemaType.STRING)))
+    @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
+    @APIResponse(responseCode = "503", description = "store-unavailable, or too-many-streams")
+    void events(
+            @Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id,
+            @Parameter(
+                            description = "the id of the last state event seen: only later states are sent again",
+                            schema = @Schema(type = SchemaType.INTEGER, minimum = "0", maximum = "4"))
+                    @HeaderParam("Last-Event-ID")
+                    String lastEventId,
+            @Context SseEventSink sink,
+            @Context Sse sse);
 }

@@ -59,6 +59,14 @@ public record DispatchRequest(
                 examples = "PT5M")
         String timeout,
 
+        @Schema(
+                description = "stops the container, as the timeout does, once it has printed nothing on "
+                        + "either stream for this long, and the dispatch ends timed_out with the error code "
+                        + "idle; same format as timeout; none by default, at most "
+                        + "sluice.dispatch.max-idle-timeout (1 h)",
+                examples = "PT2M")
+        String idleTimeout,
+
         Resources resources,
 
         @Schema(description = "one of the worker's allowed networks; by default the first of them (none)")

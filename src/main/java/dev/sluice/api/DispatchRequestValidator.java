@@ -109,7 +109,8 @@ final class DispatchRequestValidator {
                         || r.workingDir().indexOf('\0') >= 0)) {
             errors.add(Problem.FieldError.of("workingDir", "must be an absolute path"));
         }
-        Duration timeout = timeout(r.timeout(), errors);
+        Duration timeout = duration("timeout", r.timeout(), limits.maxTimeout(), errors);
+        Duration idleTimeout = duration("idleTimeout", r.idleTimeout(), limits.maxIdleTimeout(), errors);
         long memory = memory(r.resources(), errors);
         long nanoCpus = nanoCpus(r.resources(), errors);
         long pids = pids(r.resources(), errors);
@@ -142,7 +143,8 @@ final class DispatchRequestValidator {
                 List.copyOf(new TreeSet<>(secrets.keySet())),
                 r.input(),
                 r.workingDir(),
-                timeout,
+                timeout == null ? limits.defaultTimeout() : timeout,
+                idleTimeout,
                 memory,
                 nanoCpus,
                 pids,
@@ -196,18 +198,18 @@ final class DispatchRequestValidator {
         });
     }
 
-    private Duration timeout(String text, List<Problem.FieldError> errors) {
+    /** A positive duration of at most {@code max}; {@code null} when the request gives none. */
+    private static Duration duration(String field, String text, Duration max, List<Problem.FieldError> errors) {
         if (text == null) {
-            return limits.defaultTimeout();
+            return null;
         }
-        Duration timeout = parseDuration(text);
-        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            errors.add(Problem.FieldError.of("timeout", "must be a positive ISO-8601 duration such as PT15M"));
-        } else if (timeout.compareTo(limits.maxTimeout()) > 0) {
-            errors.add(
-                    Problem.FieldError.of("timeout", "is longer than the worker's maximum of " + limits.maxTimeout()));
+        Duration duration = parseDuration(text);
+        if (duration == null || duration.isNegative() || duration.isZero()) {
+            errors.add(Problem.FieldError.of(field, "must be a positive ISO-8601 duration such as PT15M"));
+        } else if (duration.compareTo(max) > 0) {
+            errors.add(Problem.FieldError.of(field, "is longer than the worker's maximum of " + max));
         }
-        return timeout;
+        return duration;
     }
 
     static Duration parseDuration(String text) {

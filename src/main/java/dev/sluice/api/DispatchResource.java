@@ -8,11 +8,14 @@ import java.util.Optional;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.sse.Sse;
+import jakarta.ws.rs.sse.SseEventSink;
 
 import dev.sluice.callback.CallbackService;
 import dev.sluice.callback.CallbackStore;
 import dev.sluice.dispatch.Cancellation;
 import dev.sluice.dispatch.Dispatch;
+import dev.sluice.dispatch.DispatchConfig;
 import dev.sluice.dispatch.DispatchIntake;
 import dev.sluice.dispatch.DispatchLinks;
 import dev.sluice.dispatch.DispatchLogs;
@@ -20,6 +23,7 @@ import dev.sluice.dispatch.DispatchQueries;
 import dev.sluice.dispatch.DispatchSpec;
 import dev.sluice.dispatch.DispatchStore;
 import dev.sluice.dispatch.LogRange;
+import dev.sluice.events.EventHub;
 
 /** The v1 dispatch API (docs/api.md, section 2); its routes and answers are declared by {@link DispatchApi}. */
 public class DispatchResource implements DispatchApi {
@@ -47,6 +51,12 @@ public class DispatchResource implements DispatchApi {
 
     @Inject
     CallbackService callbacks;
+
+    @Inject
+    EventHub events;
+
+    @Inject
+    DispatchConfig limits;
 
     @Override
     public Response create(DispatchRequest request) {
@@ -147,5 +157,12 @@ public class DispatchResource implements DispatchApi {
                 .header("Sluice-Log-Next-Offset", range.offset() + range.bytes().length)
                 .header("Sluice-Log-End", range.endOfLog())
                 .build();
+    }
+
+    @Override
+    public void events(String id, String lastEventId, SseEventSink sink, Sse sse) {
+        if (!events.subscribe(id, SseEvents.lastEventId(lastEventId), new SseEvents(sink, sse))) {
+            throw SseEvents.tooMany(limits.retryAfter());
+        }
     }
 }

@@ -45,6 +45,7 @@ final class Fingerprint {
                 request.input(),
                 request.workingDir(),
                 request.timeout(),
+                request.idleTimeout(),
                 request.resources(),
                 request.network(),
                 request.output(),

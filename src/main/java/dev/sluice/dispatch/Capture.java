@@ -9,14 +9,22 @@ import dev.sluice.output.SecretMasker;
 /**
  * A dispatch's two streams, each bounded by its own collector. Both markers
  * carry one nonce, drawn here: the result built from this capture is the
- * dispatch's only one, so its nonce is the dispatch's (ADR 0025).
+ * dispatch's only one, so its nonce is the dispatch's (ADR 0025). A watcher
+ * (the idle timeout, the live tail) sees each chunk after the collectors; it
+ * must return at once.
  */
 final class Capture implements OutputSink {
 
     private final OutputCollector stdout;
     private final OutputCollector stderr;
+    private final OutputSink watcher;
 
     Capture(String dispatchId, int stdoutCap, int stderrCap, SecretMasker masker) {
+        this(dispatchId, stdoutCap, stderrCap, masker, null);
+    }
+
+    Capture(String dispatchId, int stdoutCap, int stderrCap, SecretMasker masker, OutputSink watcher) {
+        this.watcher = watcher;
         String nonce = MarkerNonce.random();
         this.stdout = new OutputCollector("stdout", stdoutCap, DispatchLinks.log(dispatchId, "stdout"), nonce, masker);
         this.stderr = new OutputCollector("stderr", stderrCap, DispatchLinks.log(dispatchId, "stderr"), nonce, masker);
@@ -25,11 +33,17 @@ final class Capture implements OutputSink {
     @Override
     public void stdout(byte[] chunk, int offset, int count) {
         stdout.write(chunk, offset, count);
+        if (watcher != null) {
+            watcher.stdout(chunk, offset, count);
+        }
     }
 
     @Override
     public void stderr(byte[] chunk, int offset, int count) {
         stderr.write(chunk, offset, count);
+        if (watcher != null) {
+            watcher.stderr(chunk, offset, count);
+        }
     }
 
     /** Bytes the collectors hold now: at most the two caps. */

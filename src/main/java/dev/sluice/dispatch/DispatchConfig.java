@@ -36,6 +36,14 @@ public interface DispatchConfig {
     @WithDefault("6h")
     Duration maxTimeout();
 
+    /**
+     * Longest {@code idleTimeout} a dispatch may ask for: how long its container
+     * may print nothing before it is stopped. A dispatch without one is never
+     * stopped for being quiet.
+     */
+    @WithDefault("1h")
+    Duration maxIdleTimeout();
+
     /** Time between SIGTERM and SIGKILL when a dispatch times out or is cancelled. */
     @WithDefault("10s")
     Duration stopGrace();

@@ -160,8 +160,9 @@ public class DispatchIntake {
         try (LogScope scope = LogScope.dispatch(record.id())) {
             LOG.infof("accepted: image %s", record.spec().image());
         }
-        scheduler.submit(record.id(), record.spec());
+        // Announced before it can start: whoever follows its states sees queued before starting.
         accepted.accept(new DispatchAccepted(record.id()));
+        scheduler.submit(record.id(), record.spec());
     }
 
     private Optional<Dispatch> find(String id) {

@@ -96,8 +96,9 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    DispatchTransitions transitions(Jdbc jdbc, JsonColumns json, ResultBodies bodies) {
-        return new DispatchTransitions(jdbc, json, bodies);
+    DispatchTransitions transitions(
+            Jdbc jdbc, JsonColumns json, ResultBodies bodies, Event<DispatchStateChanged> changed) {
+        return new DispatchTransitions(jdbc, json, bodies, changed::fire);
     }
 
     @Produces
@@ -117,6 +118,7 @@ class DispatchProducer {
             ContainerConfig containerConfig,
             DispatchConfig config,
             ReportConfig reportConfig,
+            OutputTap tap,
             Clock clock,
             Worker worker,
             StoreIdentity store) {
@@ -129,6 +131,7 @@ class DispatchProducer {
                 vault,
                 new LogHolding(new LogRetention(containerConfig), logs),
                 new FinishingBudget(config.finishMemory().asLongValue()),
+                tap,
                 clock,
                 worker.id(),
                 store.id());

@@ -17,7 +17,9 @@ import dev.sluice.container.ContainerSpec;
 import dev.sluice.container.ContainerState;
 import dev.sluice.container.Labels;
 import dev.sluice.container.OutFile;
+import dev.sluice.container.OutputSink;
 import dev.sluice.output.CapturedOutput;
+import dev.sluice.output.SecretMasker;
 import dev.sluice.store.StoreException;
 import dev.sluice.worker.CrashPoint;
 
@@ -40,6 +42,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private final SecretVault vault;
     private final LogHolding holding;
     private final FinishingBudget budget;
+    private final OutputTap tap;
     private final Clock clock;
     /** The labels every container of this worker carries: who runs it, and which store holds its record. */
     private final Map<String, String> ownerLabels;
@@ -53,6 +56,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             SecretVault vault,
             LogHolding holding,
             FinishingBudget budget,
+            OutputTap tap,
             Clock clock,
             String workerId,
             String storeId) {
@@ -64,6 +68,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         this.vault = vault;
         this.holding = holding;
         this.budget = budget;
+        this.tap = tap;
         this.clock = clock;
         this.ownerLabels = Map.of(Labels.WORKER_ID, workerId, Labels.STORE_ID, storeId);
     }
@@ -189,7 +194,10 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     }
 
     private void attachStartAndCollect(String id, DispatchSpec spec, Execution execution, String containerId) {
-        Capture capture = capture(id, spec);
+        IdleWatch idle = spec.idleTimeout() == null ? null : new IdleWatch(spec.idleTimeout(), clock);
+        SecretMasker masker = vault.maskerFor(id);
+        Capture capture = new Capture(
+                id, spec.stdoutCap(), spec.stderrCap(), masker, OutputSink.both(idle, tap.open(id, masker)));
         Instant startedAt;
         Attachment.StreamEnd end;
         byte[] stdin = spec.input() == null ? null : spec.input().getBytes(StandardCharsets.UTF_8);
@@ -199,6 +207,9 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             transitions.markRunning(id, startedAt);
             LOG.infof("running in container %.12s", containerId);
             execution.started(spec.timeout());
+            if (idle != null) {
+                execution.watchIdle(idle);
+            }
             CrashPoint.MID_RUN.reached();
             end = attachment.pump(capture);
         }
@@ -271,6 +282,9 @@ final class DispatchRunner implements DispatchScheduler.Runner {
 
     /** SIGKILL from the kernel's OOM killer looks like any 137; the engine knows which it was. */
     private DispatchResult.Error exitError(String containerId, int exitCode, Execution.StopReason stop) {
+        if (stop == Execution.StopReason.IDLE) {
+            return Errors.IDLE;
+        }
         if (exitCode != 137 || stop != null) {
             return null;
         }

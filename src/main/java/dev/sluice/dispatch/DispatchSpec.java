@@ -24,6 +24,7 @@ public record DispatchSpec(
         String input,
         String workingDir,
         Duration timeout,
+        Duration idleTimeout,
         long memoryBytes,
         long nanoCpus,
         long pids,

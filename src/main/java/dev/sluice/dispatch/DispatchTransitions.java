@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.sluice.store.Jdbc;
@@ -14,7 +15,8 @@ import dev.sluice.store.ResultBodies;
  * The lifecycle's state machine in the store (docs/api.md, section 6): queued,
  * starting, running, then one terminal state. Every change is a conditional
  * update on the current status, so a terminal state is never overwritten and
- * of two writers only one wins.
+ * of two writers only one wins. Each change it made before the end is
+ * announced; the end is announced by the {@link Finisher}.
  */
 final class DispatchTransitions {
 
@@ -49,21 +51,33 @@ final class DispatchTransitions {
     private final Jdbc jdbc;
     private final JsonColumns json;
     private final ResultBodies bodies;
+    private final Consumer<DispatchStateChanged> changed;
 
     DispatchTransitions(Jdbc jdbc, JsonColumns json, ResultBodies bodies) {
+        this(jdbc, json, bodies, change -> {});
+    }
+
+    DispatchTransitions(Jdbc jdbc, JsonColumns json, ResultBodies bodies, Consumer<DispatchStateChanged> changed) {
         this.jdbc = jdbc;
         this.json = json;
         this.bodies = bodies;
+        this.changed = changed;
     }
 
     /** queued → starting; false when the dispatch is no longer queued (cancelled meanwhile). */
     boolean markStarting(String id) {
-        return jdbc.update("UPDATE dispatches SET status = 'starting' WHERE id = ? AND status = 'queued'", id) > 0;
+        return announced(
+                id,
+                Dispatch.Status.STARTING,
+                jdbc.update("UPDATE dispatches SET status = 'starting' WHERE id = ? AND status = 'queued'", id));
     }
 
     /** starting → queued, when the engine could not be reached before anything was created. */
     boolean markQueuedAgain(String id) {
-        return jdbc.update("UPDATE dispatches SET status = 'queued' WHERE id = ? AND status = 'starting'", id) > 0;
+        return announced(
+                id,
+                Dispatch.Status.QUEUED,
+                jdbc.update("UPDATE dispatches SET status = 'queued' WHERE id = ? AND status = 'starting'", id));
     }
 
     void recordContainer(String id, String containerId) {
@@ -72,11 +86,21 @@ final class DispatchTransitions {
 
     /** starting → running; also fills in a start time that a crash kept from being stored. */
     boolean markRunning(String id, Instant startedAt) {
-        return jdbc.update(
+        return announced(
+                id,
+                Dispatch.Status.RUNNING,
+                jdbc.update(
                         "UPDATE dispatches SET status = 'running', started_at = ? WHERE id = ? AND status = 'starting'",
                         startedAt,
-                        id)
-                > 0;
+                        id));
+    }
+
+    private boolean announced(String id, Dispatch.Status status, int updated) {
+        if (updated == 0) {
+            return false;
+        }
+        changed.accept(new DispatchStateChanged(id, status));
+        return true;
     }
 
     /** Notes a cancellation for the runner to act on; false when the dispatch is terminal or unknown. */

@@ -72,6 +72,7 @@ class DispatchWarmUp {
                 null,
                 null,
                 Duration.ofMinutes(1),
+                null,
                 64L << 20,
                 0,
                 64,

@@ -26,6 +26,9 @@ final class Errors {
     static final DispatchResult.Error WORKER_ERROR =
             new DispatchResult.Error("worker_error", "the worker failed while running this dispatch");
 
+    static final DispatchResult.Error IDLE = new DispatchResult.Error(
+            "idle", "the container printed nothing on either stream for its idleTimeout, and was stopped");
+
     static final DispatchResult.Error OUT_OF_MEMORY =
             new DispatchResult.Error("out_of_memory", "the container was killed for exceeding its memory limit");
 

@@ -11,15 +11,17 @@ import dev.sluice.concurrent.LogScope;
 
 /**
  * One dispatch in flight: its container and, once asked, why it is being
- * stopped. Timeout and cancel share one stop path, the container's
- * ({@code ContainerStopper}: SIGTERM, a grace period, SIGKILL). The first
- * reason given wins.
+ * stopped. Timeout, idle timeout and cancel share one stop path, the
+ * container's ({@code ContainerStopper}: SIGTERM, a grace period, SIGKILL).
+ * The first reason given wins.
  */
 final class Execution {
 
     /** Why a dispatch is being stopped; decides its terminal status. */
     enum StopReason {
         TIMEOUT(Dispatch.Status.TIMED_OUT),
+        /** It printed nothing for its {@code idleTimeout}. */
+        IDLE(Dispatch.Status.TIMED_OUT),
         CANCEL(Dispatch.Status.CANCELLED);
 
         final Dispatch.Status status;
@@ -36,6 +38,8 @@ final class Execution {
     private volatile String containerId;
     private volatile boolean started;
     private volatile ScheduledFuture<?> deadline;
+    private volatile ScheduledFuture<?> idleCheck;
+    private volatile boolean finished;
 
     /**
      * @param stopContainer stops a container by id, returning at once
@@ -71,6 +75,36 @@ final class Execution {
     }
 
     /**
+     * Stops the dispatch once it has printed nothing for the watch's limit. The
+     * check sleeps until the earliest moment that could be, and looks again:
+     * one timer task per dispatch, however much it prints.
+     */
+    void watchIdle(IdleWatch watch) {
+        watch.start();
+        scheduleIdleCheck(watch, watch.limit());
+    }
+
+    private void scheduleIdleCheck(IdleWatch watch, Duration in) {
+        if (finished) {
+            return;
+        }
+        idleCheck =
+                timer.schedule(LogScope.wrap(dispatchId, () -> checkIdle(watch)), in.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void checkIdle(IdleWatch watch) {
+        if (finished) {
+            return;
+        }
+        Duration left = watch.untilIdle();
+        if (left.isNegative() || left.isZero()) {
+            stop(StopReason.IDLE);
+        } else {
+            scheduleIdleCheck(watch, left);
+        }
+    }
+
+    /**
      * Asks the dispatch to stop. Before the container runs this only records
      * the reason (the runner checks it before starting); after, it signals.
      */
@@ -87,11 +121,16 @@ final class Execution {
         }
     }
 
-    /** Disarms the timeout once the container has exited. */
+    /** Disarms the timeout and the idle check once the container has exited. */
     void finished() {
-        ScheduledFuture<?> d = deadline;
-        if (d != null) {
-            d.cancel(false);
+        finished = true;
+        cancel(deadline);
+        cancel(idleCheck);
+    }
+
+    private static void cancel(ScheduledFuture<?> task) {
+        if (task != null) {
+            task.cancel(false);
         }
     }
 }

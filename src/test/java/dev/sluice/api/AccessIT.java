@@ -41,6 +41,17 @@ class AccessIT {
     }
 
     @Test
+    void eventStreamsNeedATokenToo() {
+        given().get("/v1/events").then().statusCode(401).contentType(Problem.MEDIA_TYPE);
+        given().get("/v1/dispatches/d-unknown/events").then().statusCode(401);
+        given().header("Authorization", "Bearer token-alpha")
+                .get("/v1/dispatches/d-unknown/events")
+                .then()
+                .statusCode(404)
+                .contentType(Problem.MEDIA_TYPE);
+    }
+
+    @Test
     void aRefusedPostCreatesNothing() {
         given().contentType(ContentType.JSON)
                 .body(script("echo hi"))

@@ -36,6 +36,10 @@ class DispatchValidationTest {
                 Arguments.of("{\"image\":\"x\",\"timeout\":\"PT7H\"}", 422, List.of("timeout")),
                 Arguments.of("{\"image\":\"x\",\"timeout\":\"soon\"}", 422, List.of("timeout")),
                 Arguments.of("{\"image\":\"x\",\"timeout\":\"-PT1S\"}", 422, List.of("timeout")),
+                Arguments.of("{\"image\":\"x\",\"idleTimeout\":\"PT2H\"}", 422, List.of("idleTimeout")),
+                Arguments.of("{\"image\":\"x\",\"idleTimeout\":\"quiet\"}", 422, List.of("idleTimeout")),
+                Arguments.of("{\"image\":\"x\",\"idleTimeout\":\"PT0S\"}", 422, List.of("idleTimeout")),
+                Arguments.of("{\"image\":\"x\",\"idleTimeout\":30}", 422, List.of("idleTimeout")),
                 Arguments.of(
                         "{\"image\":\"x\",\"resources\":{\"memoryBytes\":99999999999999}}",
                         422,

@@ -95,6 +95,14 @@ class OpenApiResponsesIT {
                 given().queryParam("offset", -1).get("/v1/dispatches/openapi-full/logs/stdout"));
         answer("bad limit", "listDispatches", given().queryParam("limit", 0).get("/v1/dispatches"));
         answer(
+                "events of an unknown dispatch",
+                "streamDispatchEvents",
+                given().get("/v1/dispatches/no-such-dispatch/events"));
+        answer(
+                "metadataValue without metadataKey",
+                "streamAllEvents",
+                given().queryParam("metadataValue", "blue").get("/v1/events"));
+        answer(
                 "body-required",
                 "createDispatch",
                 given().contentType(ContentType.JSON).post("/v1/dispatches"));

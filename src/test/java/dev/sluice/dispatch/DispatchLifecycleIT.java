@@ -122,6 +122,32 @@ class DispatchLifecycleIT {
     }
 
     @Test
+    void aContainerThatPrintsThenGoesQuietIsStoppedAsIdle() {
+        // It prints on both streams, then nothing: SIGTERM ends it (143) once 2 s pass without output.
+        Map<String, Object> body = new HashMap<>(script("echo started; sleep 1; echo still here >&2; sleep 60"));
+        body.put("idleTimeout", "PT2S");
+        JsonPath r = awaitTerminal(submit(body), Duration.ofSeconds(40));
+
+        assertThat(r.getString("status")).isEqualTo("timed_out");
+        assertThat(r.getString("result.error.code")).isEqualTo("idle");
+        assertThat(r.getInt("result.exitCode")).isEqualTo(143);
+        assertThat(r.getString("result.stdout")).isEqualTo("started\n");
+        assertThat(r.getString("result.stderr")).isEqualTo("still here\n");
+    }
+
+    @Test
+    void aContainerThatKeepsPrintingIsNotIdle() {
+        // Quiet for at most a second at a time, against an idle timeout of 20 s.
+        Map<String, Object> body = new HashMap<>(script("for i in 1 2 3 4; do echo tick $i; sleep 1; done"));
+        body.put("idleTimeout", "PT20S");
+        JsonPath r = awaitTerminal(submit(body));
+
+        assertThat(r.getString("status")).isEqualTo("succeeded");
+        assertThat(r.getString("result.error")).isNull();
+        assertThat(r.getString("result.stdout")).isEqualTo("tick 1\ntick 2\ntick 3\ntick 4\n");
+    }
+
+    @Test
     void cancellingARunningDispatchStopsItsContainer() {
         String id = submit(script("echo begun; sleep 60"));
         awaitStatus(id, "running");

@@ -1,5 +1,6 @@
 package dev.sluice.testsupport;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -7,7 +8,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import org.awaitility.Awaitility;
 
 /**
  * An outside program run to its end (kubectl, and Node with the tools other
@@ -67,5 +72,73 @@ public final class Program {
                 new ArrayList<>(List.of("node", NODE_DIR.resolve(script).toString()));
         command.addAll(List.of(args));
         return run(input, Duration.ofSeconds(60), command.toArray(String[]::new));
+    }
+
+    /** Starts one of the Node scripts and returns while it runs, its standard output read line by line. */
+    public static Running startNode(String script, String... args) {
+        List<String> command =
+                new ArrayList<>(List.of("node", NODE_DIR.resolve(script).toString()));
+        command.addAll(List.of(args));
+        try {
+            return new Running(new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start());
+        } catch (IOException e) {
+            throw new AssertionError("could not run " + String.join(" ", command) + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A program still running: the lines it printed so far, waited on without a clock of the test's own. */
+    public static final class Running implements AutoCloseable {
+
+        private final Process process;
+        private final List<String> lines = new CopyOnWriteArrayList<>();
+        private final Thread reader;
+
+        private Running(Process process) {
+            this.process = process;
+            this.reader = new Thread(() -> {
+                try (BufferedReader out = process.inputReader(StandardCharsets.UTF_8)) {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    // the process went away: what it printed is kept
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        public List<String> lines() {
+            return List.copyOf(lines);
+        }
+
+        /** Waits until a line printed so far satisfies {@code wanted}, failing after {@code within}. */
+        public void awaitLine(Predicate<String> wanted, Duration within) {
+            Awaitility.await()
+                    .atMost(within)
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> lines.stream().anyMatch(wanted));
+        }
+
+        /** Waits for the program to exit on its own, and returns its exit code. */
+        public int awaitExit(Duration within) {
+            try {
+                if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new AssertionError("the program did not finish within " + within + "; it printed " + lines);
+                }
+                reader.join(Duration.ofSeconds(10).toMillis()); // it may still be taking the last lines
+                return process.exitValue();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            process.destroy();
+        }
     }
 }

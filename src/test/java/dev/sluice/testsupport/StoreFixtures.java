@@ -36,6 +36,7 @@ public final class StoreFixtures {
                 "input text",
                 "/work",
                 Duration.ofMinutes(15),
+                null,
                 1L << 30,
                 1_000_000_000L,
                 256,

@@ -1,6 +1,12 @@
 package dev.sluice.api;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -9,10 +15,14 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.jboss.resteasy.reactive.PathPart;
+
+import dev.sluice.artifact.MediaTypes;
 import dev.sluice.callback.CallbackService;
 import dev.sluice.callback.CallbackStore;
 import dev.sluice.dispatch.Cancellation;
 import dev.sluice.dispatch.Dispatch;
+import dev.sluice.dispatch.DispatchArtifacts;
 import dev.sluice.dispatch.DispatchIntake;
 import dev.sluice.dispatch.DispatchLinks;
 import dev.sluice.dispatch.DispatchLogs;
@@ -35,6 +45,9 @@ public class DispatchResource implements DispatchApi {
 
     @Inject
     DispatchLogs logs;
+
+    @Inject
+    DispatchArtifacts artifacts;
 
     @Inject
     DispatchRequestValidator validator;
@@ -146,6 +159,40 @@ public class DispatchResource implements DispatchApi {
                 .header("Sluice-Log-Offset", range.offset())
                 .header("Sluice-Log-Next-Offset", range.offset() + range.bytes().length)
                 .header("Sluice-Log-End", range.endOfLog())
+                .build();
+    }
+
+    /**
+     * Streamed from the file, never read into memory. What an agent wrote is
+     * not to be run by a browser on this origin: it is sent as an attachment,
+     * in a sandbox, with its type not to be sniffed.
+     */
+    @Override
+    public Response artifact(String id, String name, String range) {
+        Path file = artifacts.file(id, name);
+        long size;
+        String type;
+        try {
+            size = Files.size(file);
+            type = MediaTypes.of(name, file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Optional<ByteRange> part = ByteRange.of(range, size);
+        Response.ResponseBuilder response = part.map(r -> Response.status(206)
+                        .entity(new PathPart(file, r.first(), r.length()))
+                        .header("Content-Range", r.contentRange(size)))
+                .orElseGet(() -> Response.ok(new PathPart(file, 0, size)));
+        String base = name.substring(name.lastIndexOf('/') + 1);
+        return response.type(type)
+                .header("Accept-Ranges", "bytes")
+                .header("X-Content-Type-Options", "nosniff")
+                .header("Content-Security-Policy", "sandbox")
+                .header(
+                        "Content-Disposition",
+                        "attachment; filename*=UTF-8''"
+                                + URLEncoder.encode(base, StandardCharsets.UTF_8)
+                                        .replace("+", "%20"))
                 .build();
     }
 }

@@ -80,6 +80,9 @@ public class ProblemMappers {
             case STORE_UNAVAILABLE -> storeUnavailable(retryAfter);
             case LOG_GONE -> respond(410, "log-gone", "The log is no longer available", e);
             case LOG_UNMASKABLE -> respond(410, "log-unmaskable", "The log cannot be served masked", e);
+            case ARTIFACT_NOT_FOUND -> respond(404, "not-found", "Artifact not found", e);
+            case ARTIFACT_GONE -> respond(410, "artifact-gone", "The artifact is no longer kept", e);
+            case ARTIFACT_ELSEWHERE -> respond(421, "artifact-elsewhere", "The artifact is kept by another worker", e);
             case INVALID_CURSOR ->
                 problem(ProblemException.invalid(List.of(Problem.FieldError.of("after", e.getMessage()))));
         };

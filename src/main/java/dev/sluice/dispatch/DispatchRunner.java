@@ -9,6 +9,8 @@ import java.util.Map;
 
 import org.jboss.logging.Logger;
 
+import dev.sluice.artifact.ArtifactCollection;
+import dev.sluice.artifact.Artifacts;
 import dev.sluice.container.Attachment;
 import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerLogs;
@@ -35,6 +37,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
 
     private final ContainerRuntime runtime;
     private final AgentReports reports;
+    private final ArtifactCollection artifacts;
     private final ContainerLogs logs;
     private final DispatchTransitions transitions;
     private final Finisher finisher;
@@ -48,6 +51,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     DispatchRunner(
             ContainerRuntime runtime,
             AgentReports reports,
+            ArtifactCollection artifacts,
             ContainerLogs logs,
             DispatchTransitions transitions,
             Finisher finisher,
@@ -59,6 +63,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             String storeId) {
         this.runtime = runtime;
         this.reports = reports;
+        this.artifacts = artifacts;
         this.logs = logs;
         this.transitions = transitions;
         this.finisher = finisher;
@@ -224,8 +229,9 @@ final class DispatchRunner implements DispatchScheduler.Runner {
      * ends the dispatch with it, within the memory budget for results being
      * finished: the bounded texts, the result's JSON and its stored copy exist
      * only for this moment, and fifty dispatches that end together must not
-     * need them all at once. The report file is read before, outside the
-     * budget: it waits on the engine, and is bounded on its own.
+     * need them all at once. The report file and the artifacts are read
+     * before, outside the budget: they wait on the engine, and are bounded on
+     * their own.
      */
     private void finishCaptured(
             String id,
@@ -242,6 +248,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         DispatchResult.Error error = exitError(containerId, exitCode, stop);
         CrashPoint.AFTER_EXIT.reached();
         OutFile reportFile = reports.file(containerId);
+        Artifacts kept = artifacts.collect(id, containerId, name -> DispatchLinks.artifact(id, name));
         budget.within(capture.bytesHeld() * FinishingBudget.COPIES, () -> {
             CapturedOutput stdout = capture.finishStdout();
             return finisher.finish(new Ending(
@@ -256,7 +263,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     capture.finishStderr(),
                     retention.possiblyRotated(capture.bytesWritten()),
                     recovered,
-                    reports.reading(reportFile, stdout.text(), vault.maskerFor(id))));
+                    reports.reading(reportFile, stdout.text(), vault.maskerFor(id)),
+                    kept));
         });
     }
 

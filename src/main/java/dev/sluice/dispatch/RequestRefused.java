@@ -17,7 +17,10 @@ public final class RequestRefused extends RuntimeException {
         STORE_UNAVAILABLE,
         LOG_GONE,
         LOG_UNMASKABLE,
-        INVALID_CURSOR
+        INVALID_CURSOR,
+        ARTIFACT_NOT_FOUND,
+        ARTIFACT_GONE,
+        ARTIFACT_ELSEWHERE
     }
 
     private final Reason reason;

@@ -90,6 +90,8 @@ class DispatchStoreIT {
                 null,
                 null,
                 null,
+                List.of(),
+                null,
                 Map.of("task", "t"));
     }
 

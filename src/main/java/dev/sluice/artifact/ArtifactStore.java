@@ -38,6 +38,8 @@ public final class ArtifactStore {
     private static final Logger LOG = Logger.getLogger(ArtifactStore.class);
     private static final Pattern DISPATCH_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
     private static final String INCOMING = ".incoming-";
+    /** A directory still incoming after this long was left by a crash: a read ends within the call deadline. */
+    private static final Duration ABANDONED = Duration.ofHours(1);
 
     private final Path root;
     private final Duration retention;
@@ -90,10 +92,12 @@ public final class ArtifactStore {
             return 0;
         }
         Instant before = clock.instant().minus(retention);
+        Instant abandoned = clock.instant().minus(ABANDONED);
         int deleted = 0;
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root)) {
             for (Path dir : dirs) {
-                if (Files.getLastModifiedTime(dir).toInstant().isBefore(before)) {
+                boolean incoming = dir.getFileName().toString().startsWith(INCOMING);
+                if (Files.getLastModifiedTime(dir).toInstant().isBefore(incoming ? abandoned : before)) {
                     deleteTree(dir);
                     deleted++;
                 }

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,7 @@ import dev.sluice.dispatch.DispatchQueries;
 import dev.sluice.dispatch.DispatchSpec;
 import dev.sluice.dispatch.DispatchStore;
 import dev.sluice.dispatch.LogRange;
+import dev.sluice.dispatch.RequestRefused;
 
 /** The v1 dispatch API (docs/api.md, section 2); its routes and answers are declared by {@link DispatchApi}. */
 public class DispatchResource implements DispatchApi {
@@ -175,6 +177,9 @@ public class DispatchResource implements DispatchApi {
         try {
             size = Files.size(file);
             type = MediaTypes.of(name, file);
+        } catch (NoSuchFileException e) { // swept between the look-up and now
+            throw new RequestRefused(
+                    RequestRefused.Reason.ARTIFACT_GONE, "the artifacts of dispatch " + id + " were just removed");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

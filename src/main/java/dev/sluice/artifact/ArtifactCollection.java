@@ -51,7 +51,7 @@ public class ArtifactCollection {
                 store.delete(dispatchId); // what an earlier read of a dispatch taken over may have kept
             }
             return collector.result(end.problem());
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) { // the commit: the worker's disk
             LOG.warnf("artifacts not kept: %s", e.getMessage());
             return new Artifacts(
                     List.of(),

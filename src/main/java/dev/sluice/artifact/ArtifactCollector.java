@@ -58,6 +58,8 @@ final class ArtifactCollector implements OutArchive.Visitor {
             refuse(name, ArtifactsRefused.Reason.TOO_LARGE);
         } else if (total + size > maxTotal) {
             refuse(name, ArtifactsRefused.Reason.OVER_TOTAL);
+        } else if (data == null) {
+            refuse(name, ArtifactsRefused.Reason.UNREAD);
         } else {
             keep(name, size, data);
         }
@@ -86,10 +88,14 @@ final class ArtifactCollector implements OutArchive.Visitor {
                     System.arraycopy(slice, 0, head, headLength, take);
                     headLength += take;
                 }
-                out.write(slice, 0, n);
+                if (!write(out, n)) {
+                    incoming.remove(name);
+                    refuse(name, ArtifactsRefused.Reason.NOT_STORED); // the walk skips the rest of it
+                    return;
+                }
                 left -= n;
             }
-        } catch (IOException e) {
+        } catch (IOException e) { // the archive's: the walk ends with it
             incoming.remove(name);
             throw e;
         }
@@ -102,6 +108,16 @@ final class ArtifactCollector implements OutArchive.Visitor {
                 href.apply(name)));
     }
 
+    /** Writes a slice to the worker's disk; false when the disk refuses it (full, gone). */
+    private boolean write(OutputStream out, int n) {
+        try {
+            out.write(slice, 0, n);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     @Override
     public void refused(String name, OutArchive.Refusal refusal) {
         refuse(
@@ -110,7 +126,6 @@ final class ArtifactCollector implements OutArchive.Visitor {
                     case UNSAFE_NAME -> ArtifactsRefused.Reason.UNSAFE_NAME;
                     case LINK -> ArtifactsRefused.Reason.LINK;
                     case SPECIAL -> ArtifactsRefused.Reason.SPECIAL;
-                    case UNREAD -> ArtifactsRefused.Reason.UNREAD;
                 });
     }
 

@@ -55,11 +55,12 @@ public final class ArtifactStore {
         return retention;
     }
 
-    /** A directory to write a dispatch's artifacts into, out of readers' sight until committed. */
-    Incoming incoming(String dispatchId) throws IOException {
-        Files.createDirectories(root);
-        return new Incoming(
-                dispatchId, Files.createDirectory(root.resolve(INCOMING + dispatchId + "-" + UUID.randomUUID())));
+    /**
+     * A directory to write a dispatch's artifacts into, out of readers' sight
+     * until committed; made when its first file is.
+     */
+    Incoming incoming(String dispatchId) {
+        return new Incoming(dispatchId, root.resolve(INCOMING + dispatchId + "-" + UUID.randomUUID()));
     }
 
     /** The kept file of artifact {@code name} of a dispatch, if it is here. */
@@ -126,6 +127,9 @@ public final class ArtifactStore {
     }
 
     private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
         try {
             Files.walkFileTree(dir, new SimpleFileVisitor<>() {
                 @Override
@@ -159,6 +163,7 @@ public final class ArtifactStore {
 
         /** A new file for artifact {@code name}; fails if the name was given before. */
         OutputStream create(String name) throws IOException {
+            Files.createDirectories(dir);
             return Files.newOutputStream(dir.resolve(fileName(name)), StandardOpenOption.CREATE_NEW);
         }
 

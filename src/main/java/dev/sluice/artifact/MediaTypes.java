@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -55,12 +56,14 @@ public final class MediaTypes {
             Map.entry("tgz", "application/gzip"),
             Map.entry("tar", "application/x-tar"));
 
-    private static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    private static final byte[] JPEG = {(byte) 0xff, (byte) 0xd8, (byte) 0xff};
-    private static final byte[] GIF = {'G', 'I', 'F', '8'};
-    private static final byte[] PDF = {'%', 'P', 'D', 'F', '-'};
-    private static final byte[] ZIP = {'P', 'K', 3, 4};
-    private static final byte[] GZIP = {0x1f, (byte) 0x8b};
+    /** Magic numbers, looked for in this order. */
+    private static final List<Map.Entry<byte[], String>> MAGIC = List.of(
+            Map.entry(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, "image/png"),
+            Map.entry(new byte[] {(byte) 0xff, (byte) 0xd8, (byte) 0xff}, "image/jpeg"),
+            Map.entry(new byte[] {'G', 'I', 'F', '8'}, "image/gif"),
+            Map.entry(new byte[] {'%', 'P', 'D', 'F', '-'}, "application/pdf"),
+            Map.entry(new byte[] {'P', 'K', 3, 4}, "application/zip"),
+            Map.entry(new byte[] {0x1f, (byte) 0x8b}, "application/gzip"));
 
     private MediaTypes() {}
 
@@ -75,23 +78,10 @@ public final class MediaTypes {
             }
         }
         byte[] bytes = Arrays.copyOf(head, Math.min(length, SNIFF));
-        if (starts(bytes, PNG)) {
-            return "image/png";
-        }
-        if (starts(bytes, JPEG)) {
-            return "image/jpeg";
-        }
-        if (starts(bytes, GIF)) {
-            return "image/gif";
-        }
-        if (starts(bytes, PDF)) {
-            return "application/pdf";
-        }
-        if (starts(bytes, ZIP)) {
-            return "application/zip";
-        }
-        if (starts(bytes, GZIP)) {
-            return "application/gzip";
+        for (Map.Entry<byte[], String> magic : MAGIC) {
+            if (starts(bytes, magic.getKey())) {
+                return magic.getValue();
+            }
         }
         return text(bytes, length > SNIFF) ? TEXT : BINARY;
     }

@@ -27,9 +27,7 @@ public final class OutArchive {
         /** A symbolic or hard link. */
         LINK,
         /** A FIFO, a device, or any other type that is not a regular file or a directory. */
-        SPECIAL,
-        /** A regular file whose data would take the read past its bound: the walk ends before it. */
-        UNREAD
+        SPECIAL
     }
 
     /** What the walk gives the visitor. */
@@ -37,7 +35,9 @@ public final class OutArchive {
 
         /**
          * A regular file, {@code name} relative to the directory walked ({@code a/b.txt}).
-         * Read as much of {@code data} as wanted; the rest is skipped.
+         * Read as much of {@code data} as wanted; the rest is skipped. {@code data}
+         * is {@code null} when its data would take the read past its bound: the
+         * walk ends after it, without reading it.
          */
         void file(String name, long size, InputStream data) throws IOException;
 
@@ -88,7 +88,7 @@ public final class OutArchive {
                 if (refusal != null) {
                     visitor.refused(name, refusal);
                 } else if (entry.getSize() > bounded.left()) {
-                    visitor.refused(name, Refusal.UNREAD);
+                    visitor.file(name, entry.getSize(), null);
                     return End.cut("the archive was read up to its bound of " + limit + " bytes: " + name + " ("
                             + entry.getSize() + " bytes) and what follows it were not read");
                 } else {

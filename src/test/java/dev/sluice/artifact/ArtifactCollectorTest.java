@@ -83,7 +83,7 @@ class ArtifactCollectorTest {
             for (int i = 0; i < 30; i++) {
                 offer(collector, "small-" + i, new byte[1]);
             }
-            collector.refused("bell\u0007" + "x".repeat(400), OutArchive.Refusal.UNREAD);
+            collector.file("bell\u0007" + "x".repeat(400), 1, null);
             incoming.commit();
             artifacts = collector.result("cut short");
         }
@@ -103,6 +103,19 @@ class ArtifactCollectorTest {
                         new ArtifactsRefused.Entry("fifo", ArtifactsRefused.Reason.SPECIAL));
         try (var files = Files.list(root.resolve("d-2"))) {
             assertThat(files.count()).isEqualTo(3); // nothing refused reached the disk
+        }
+    }
+
+    @Test
+    void aFileThatWouldBeKeptButCannotBeReadWithinTheBoundIsUnread() throws Exception {
+        try (ArtifactStore.Incoming incoming = store().incoming("d-5")) {
+            ArtifactCollector collector = new ArtifactCollector(incoming, 100, 1000, 10, n -> n);
+            collector.file("late", 50, null);
+            collector.file("late-and-large", 500, null);
+            assertThat(collector.result("the read ended").refused().entries())
+                    .containsExactly(
+                            new ArtifactsRefused.Entry("late", ArtifactsRefused.Reason.UNREAD),
+                            new ArtifactsRefused.Entry("late-and-large", ArtifactsRefused.Reason.TOO_LARGE));
         }
     }
 

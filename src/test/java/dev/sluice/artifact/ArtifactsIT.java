@@ -160,7 +160,7 @@ class ArtifactsIT {
         assertThat(record.getInt("result.artifactsRefused.count")).isEqualTo(1);
         assertThat(record.getString("result.artifactsRefused.entries[0].name")).isEqualTo("huge.bin");
         assertThat(record.getString("result.artifactsRefused.entries[0].reason"))
-                .isEqualTo("unread");
+                .isEqualTo("too-large");
         assertThat(record.getString("result.artifactsRefused.detail"))
                 .contains("huge.bin (1073741824 bytes) and what follows it were not read");
         assertThat(KEPT.resolve(record.getString("id"))).doesNotExist();
@@ -199,8 +199,13 @@ class ArtifactsIT {
         List<Map<String, Object>> artifacts = record.getList("result.artifacts");
         assertThat(artifacts).hasSize(4); // 4 x 1 000 000 bytes within 4 MiB, a fifth not
         assertThat(artifacts).allSatisfy(a -> assertThat(a.get("size")).isEqualTo(1_000_000));
+        // Refused data counts towards the read's bound, so whichever of the two comes last ends the read.
         List<Map<String, String>> entries = record.getList("result.artifactsRefused.entries");
-        assertThat(entries).extracting(e -> e.get("reason")).containsExactlyInAnyOrder("too-large", "over-total");
+        assertThat(entries)
+                .extracting(e -> e.get("name") + ": " + e.get("reason"))
+                .hasSize(2)
+                .contains("too-large: too-large")
+                .anyMatch(e -> e.matches("part[1-5]: over-total"));
     }
 
     private static Response read(String href, String range) {

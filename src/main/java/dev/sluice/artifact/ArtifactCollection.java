@@ -19,7 +19,7 @@ import dev.sluice.container.OutArchive;
 public class ArtifactCollection {
 
     /** The directory of the out-directory that holds artifacts. */
-    public static final String DIRECTORY = "artifacts";
+    private static final String DIRECTORY = "artifacts";
 
     private static final Logger LOG = Logger.getLogger(ArtifactCollection.class);
     /** Room in the archive's bound for each entry's headers (a tar header, its padding, a long name's header). */

@@ -315,4 +315,66 @@ public interface DispatchApi {
                     String lastEventId,
             @Context SseEventSink sink,
             @Context Sse sse);
+    /** An artifact the dispatch's agent left, streamed from the worker's disk, whole or by byte range. */
+    @GET
+    @Path("{id}/artifacts/{name: .+}")
+    @Produces(MediaType.WILDCARD)
+    @Operation(
+            operationId = "readArtifact",
+            summary = "Read an artifact",
+            description = "A file the agent left under <out-dir>/artifacts/, as the result's artifacts[].href names "
+                    + "it, with its media type; a Range header of one range (bytes=a-b, bytes=a-, bytes=-n) gets 206 "
+                    + "with that part (docs/api.md, section 2.13).")
+    @APIResponse(
+            responseCode = "200",
+            description = "The whole file",
+            headers = {
+                @Header(
+                        name = "Accept-Ranges",
+                        description = "bytes",
+                        schema = @Schema(type = SchemaType.STRING, enumeration = "bytes"))
+            },
+            content =
+                    @Content(
+                            mediaType = MediaType.WILDCARD,
+                            schema = @Schema(type = SchemaType.STRING, format = "binary")))
+    @APIResponse(
+            responseCode = "206",
+            description = "The range asked for",
+            headers = {
+                @Header(
+                        name = "Content-Range",
+                        description = "bytes a-b/size",
+                        schema = @Schema(type = SchemaType.STRING))
+            },
+            content =
+                    @Content(
+                            mediaType = MediaType.WILDCARD,
+                            schema = @Schema(type = SchemaType.STRING, format = "binary")))
+    @APIResponse(
+            responseCode = "404",
+            description =
+                    "not-found: no dispatch has this id, it has not finished, or it kept no artifact of this " + "name")
+    @APIResponse(
+            responseCode = "410",
+            description = "artifact-gone: the dispatch's artifacts were removed after sluice.artifacts.retention")
+    @APIResponse(
+            responseCode = "416",
+            description = "range-not-satisfiable: the range starts past the end; Content-Range: bytes */size")
+    @APIResponse(
+            responseCode = "421",
+            description = "artifact-elsewhere: another worker ran the dispatch and keeps its artifacts on its disk")
+    @APIResponse(responseCode = "503", description = "store-unavailable")
+    Response artifact(
+            @Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id,
+            @Parameter(
+                            description = "the artifact's name, its path under the artifacts directory",
+                            schema = @Schema(type = SchemaType.STRING))
+                    @PathParam("name")
+                    String name,
+            @Parameter(
+                            description = "one byte range: bytes=a-b, bytes=a- or bytes=-n",
+                            schema = @Schema(type = SchemaType.STRING))
+                    @HeaderParam("Range")
+                    String range);
 }

@@ -1,6 +1,13 @@
 package dev.sluice.api;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -11,10 +18,14 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;
 
+import org.jboss.resteasy.reactive.PathPart;
+
+import dev.sluice.artifact.MediaTypes;
 import dev.sluice.callback.CallbackService;
 import dev.sluice.callback.CallbackStore;
 import dev.sluice.dispatch.Cancellation;
 import dev.sluice.dispatch.Dispatch;
+import dev.sluice.dispatch.DispatchArtifacts;
 import dev.sluice.dispatch.DispatchConfig;
 import dev.sluice.dispatch.DispatchIntake;
 import dev.sluice.dispatch.DispatchLinks;
@@ -23,6 +34,7 @@ import dev.sluice.dispatch.DispatchQueries;
 import dev.sluice.dispatch.DispatchSpec;
 import dev.sluice.dispatch.DispatchStore;
 import dev.sluice.dispatch.LogRange;
+import dev.sluice.dispatch.RequestRefused;
 import dev.sluice.events.EventHub;
 
 /** The v1 dispatch API (docs/api.md, section 2); its routes and answers are declared by {@link DispatchApi}. */
@@ -39,6 +51,9 @@ public class DispatchResource implements DispatchApi {
 
     @Inject
     DispatchLogs logs;
+
+    @Inject
+    DispatchArtifacts artifacts;
 
     @Inject
     DispatchRequestValidator validator;
@@ -164,5 +179,42 @@ public class DispatchResource implements DispatchApi {
         if (!events.subscribe(id, SseEvents.lastEventId(lastEventId), new SseEvents(sink, sse))) {
             throw SseEvents.tooMany(limits.retryAfter());
         }
+    }
+
+    /**
+     * Streamed from the file, never read into memory. What an agent wrote is
+     * not to be run by a browser on this origin: it is sent as an attachment,
+     * in a sandbox, with its type not to be sniffed.
+     */
+    @Override
+    public Response artifact(String id, String name, String range) {
+        Path file = artifacts.file(id, name);
+        long size;
+        String type;
+        try {
+            size = Files.size(file);
+            type = MediaTypes.of(name, file);
+        } catch (NoSuchFileException e) { // swept between the look-up and now
+            throw new RequestRefused(
+                    RequestRefused.Reason.ARTIFACT_GONE, "the artifacts of dispatch " + id + " were just removed");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Optional<ByteRange> part = ByteRange.of(range, size);
+        Response.ResponseBuilder response = part.map(r -> Response.status(206)
+                        .entity(new PathPart(file, r.first(), r.length()))
+                        .header("Content-Range", r.contentRange(size)))
+                .orElseGet(() -> Response.ok(new PathPart(file, 0, size)));
+        String base = name.substring(name.lastIndexOf('/') + 1);
+        return response.type(type)
+                .header("Accept-Ranges", "bytes")
+                .header("X-Content-Type-Options", "nosniff")
+                .header("Content-Security-Policy", "sandbox")
+                .header(
+                        "Content-Disposition",
+                        "attachment; filename*=UTF-8''"
+                                + URLEncoder.encode(base, StandardCharsets.UTF_8)
+                                        .replace("+", "%20"))
+                .build();
     }
 }

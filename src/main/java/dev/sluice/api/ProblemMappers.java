@@ -83,6 +83,9 @@ public class ProblemMappers {
             case LOG_UNMASKABLE -> respond(410, "log-unmaskable", "The log cannot be served masked", e);
             case LOG_START_UNKNOWN ->
                 respond(409, "log-start-unknown", "Where the runtime's log begins is not known", e);
+            case ARTIFACT_NOT_FOUND -> respond(404, "not-found", "Artifact not found", e);
+            case ARTIFACT_GONE -> respond(410, "artifact-gone", "The artifact is no longer kept", e);
+            case ARTIFACT_ELSEWHERE -> respond(421, "artifact-elsewhere", "The artifact is kept by another worker", e);
             case INVALID_CURSOR ->
                 problem(ProblemException.invalid(List.of(Problem.FieldError.of("after", e.getMessage()))));
         };

@@ -85,6 +85,15 @@ public class ContainerRuntime implements ContainerInventory {
         return outDir.read(containerId, name, maxBytes);
     }
 
+    /**
+     * Walks a directory the agent left in the out-directory, after the exit:
+     * only regular files with safe names are offered, never more than
+     * {@code limit} bytes of the engine's archive read (ADR 0029).
+     */
+    public OutArchive.End walkOutDirectory(String containerId, String dir, long limit, OutArchive.Visitor visitor) {
+        return outDir.walk(containerId, dir, limit, visitor);
+    }
+
     CreateContainerCmd createCommand(ContainerSpec spec, String imageUser) {
         CreateContainerCmd cmd = clients.control()
                 .createContainerCmd(spec.image())

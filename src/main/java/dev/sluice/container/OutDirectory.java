@@ -91,13 +91,7 @@ final class OutDirectory {
 
     /** The regular file {@code file} of the out-directory, if it is one of at most {@code maxBytes}. */
     OutFile read(String containerId, String file, int maxBytes) {
-        String wanted = path + "/" + file;
-        DockerHttpClient.Request request = DockerHttpClient.Request.builder()
-                .method(DockerHttpClient.Request.Method.GET)
-                .path("/containers/" + containerId + "/archive?path="
-                        + URLEncoder.encode(wanted, StandardCharsets.UTF_8))
-                .build();
-        try (DockerHttpClient.Response response = clients.controlHttp().execute(request)) {
+        try (DockerHttpClient.Response response = clients.controlHttp().execute(archive(containerId, file))) {
             if (response.getStatusCode() == 404) {
                 return OutFile.absent();
             }
@@ -110,5 +104,35 @@ final class OutDirectory {
         } catch (RuntimeException e) {
             return OutFile.unreadable(ContainerException.from("archive", e).getMessage());
         }
+    }
+
+    /**
+     * Walks the directory {@code dir} of the out-directory through the
+     * engine's archive of it, reading at most {@code limit} bytes, within the
+     * call deadline (ADR 0029). A missing directory is a complete, empty walk.
+     */
+    OutArchive.End walk(String containerId, String dir, long limit, OutArchive.Visitor visitor) {
+        try (DockerHttpClient.Response response = clients.controlHttp().execute(archive(containerId, dir))) {
+            if (response.getStatusCode() == 404) {
+                return OutArchive.End.COMPLETE;
+            }
+            if (response.getStatusCode() != 200) {
+                return OutArchive.End.cut(ContainerException.fromStatus(
+                                "archive", response.getStatusCode(), Attachment.readError(response))
+                        .getMessage());
+            }
+            return OutArchive.walk(response.getBody(), dir, limit, visitor);
+        } catch (RuntimeException e) {
+            return OutArchive.End.cut(ContainerException.from("archive", e).getMessage());
+        }
+    }
+
+    /** The engine's archive of a path of the out-directory: the path itself, a link never followed. */
+    private DockerHttpClient.Request archive(String containerId, String relative) {
+        return DockerHttpClient.Request.builder()
+                .method(DockerHttpClient.Request.Method.GET)
+                .path("/containers/" + containerId + "/archive?path="
+                        + URLEncoder.encode(path + "/" + relative, StandardCharsets.UTF_8))
+                .build();
     }
 }

@@ -64,7 +64,7 @@ final class TarEntryReader {
     }
 
     /** Fails once more than its limit would be read. */
-    private static final class Limited extends FilterInputStream {
+    static final class Limited extends FilterInputStream {
         private long left;
 
         Limited(InputStream in, long limit) {
@@ -88,6 +88,11 @@ final class TarEntryReader {
                 left -= n;
             }
             return n;
+        }
+
+        /** What may still be read. */
+        long left() {
+            return left;
         }
 
         @Override

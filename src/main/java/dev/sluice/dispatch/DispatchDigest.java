@@ -9,6 +9,8 @@ import java.util.function.ToIntFunction;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 
 import dev.sluice.output.Overflow;
 import dev.sluice.output.Utf8Text;
@@ -71,9 +73,29 @@ public final class DispatchDigest {
                 result.error() == null ? null : result.error().code(),
                 Stream.of(result.stdout(), result.stdoutOverflow(), stdoutBytes),
                 Stream.of(result.stderr(), result.stderrOverflow(), stderrBytes),
-                0, // artifacts are not read yet
+                result.artifacts() == null ? 0 : result.artifacts().size(),
                 result.reportStatus());
         return of(facts, result.report());
+    }
+
+    /** The artifact count a digest states; 0 when it states none. */
+    static int artifacts(byte[] digest) {
+        try (JsonParser parser = JSON.createParser(digest)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return 0;
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (field.equals("artifacts")) {
+                    return value == JsonToken.VALUE_NUMBER_INT ? parser.getIntValue() : 0;
+                }
+                parser.skipChildren();
+            }
+            return 0;
+        } catch (IOException e) {
+            return 0; // the worker wrote it; a digest it cannot read states nothing
+        }
     }
 
     /** The digest of a dispatch that has not finished: its status, and nothing else known. */

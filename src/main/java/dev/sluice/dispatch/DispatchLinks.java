@@ -1,5 +1,8 @@
 package dev.sluice.dispatch;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+
 /** The API paths of a dispatch, as results and records state them. */
 public final class DispatchLinks {
 
@@ -11,5 +14,15 @@ public final class DispatchLinks {
 
     public static String log(String id, String stream) {
         return self(id) + "/logs/" + stream;
+    }
+
+    /** An artifact's address: its name's segments percent-encoded, its slashes kept. */
+    public static String artifact(String id, String name) {
+        StringBuilder path = new StringBuilder(self(id)).append("/artifacts");
+        for (String segment : name.split("/", -1)) {
+            path.append('/')
+                    .append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
+        }
+        return path.toString();
     }
 }

@@ -10,6 +10,8 @@ import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import dev.sluice.artifact.ArtifactCollection;
+import dev.sluice.artifact.ArtifactStore;
 import dev.sluice.concurrent.Threads;
 import dev.sluice.container.ContainerConfig;
 import dev.sluice.container.ContainerLogs;
@@ -119,12 +121,14 @@ class DispatchProducer {
             DispatchConfig config,
             ReportConfig reportConfig,
             OutputTap tap,
+            ArtifactCollection artifacts,
             Clock clock,
             Worker worker,
             StoreIdentity store) {
         return new DispatchRunner(
                 runtime,
                 new AgentReports(runtime, (int) reportConfig.maxSize().asLongValue()),
+                artifacts,
                 logs,
                 transitions,
                 finisher,
@@ -208,6 +212,12 @@ class DispatchProducer {
 
     @Produces
     @Singleton
+    DispatchArtifacts artifacts(DispatchQueries queries, ArtifactStore store, Worker worker, Clock clock) {
+        return new DispatchArtifacts(queries, store, worker.id(), clock);
+    }
+
+    @Produces
+    @Singleton
     QueueExpiry expiry(DispatchScheduler scheduler, Finisher finisher, Clock clock) {
         return new QueueExpiry(scheduler, finisher, clock);
     }
@@ -228,8 +238,8 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    RecordReaper recordReaper(Jdbc jdbc, ResultBodies bodies, DispatchConfig config) {
-        return new RecordReaper(jdbc, bodies, config.recordRetention());
+    RecordReaper recordReaper(Jdbc jdbc, ResultBodies bodies, ArtifactStore artifacts, DispatchConfig config) {
+        return new RecordReaper(jdbc, bodies, artifacts, config.recordRetention());
     }
 
     @Produces

@@ -1,6 +1,7 @@
 package dev.sluice.dispatch;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -11,6 +12,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
+import dev.sluice.artifact.Artifact;
+import dev.sluice.artifact.ArtifactsRefused;
 import dev.sluice.output.Overflow;
 import dev.sluice.output.StreamDigest;
 import dev.sluice.output.Utf8Text;
@@ -48,6 +51,8 @@ import dev.sluice.report.ReportStatus;
     "reportSource",
     "reportDetail",
     "report",
+    "artifacts",
+    "artifactsRefused",
     "metadata"
 })
 @Schema(
@@ -139,6 +144,18 @@ public record DispatchResult(
                 nullable = true,
                 description = "what the agent reported about its own work, bounded; never what the worker observed")
         AgentReport report,
+
+        @Schema(
+                required = true,
+                description = "the files the agent left under <out-dir>/artifacts/ that the worker kept, each "
+                        + "served at its href while retained (section 7.8); empty when there were none")
+        List<Artifact> artifacts,
+
+        @Schema(
+                description = "absent unless something in the artifacts directory was not kept: how many entries, "
+                        + "the first names with the reason, and why the directory was not read whole")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        ArtifactsRefused artifactsRefused,
 
         @Schema(required = true, nullable = true, description = "as given in the request")
         Map<String, Object> metadata) {

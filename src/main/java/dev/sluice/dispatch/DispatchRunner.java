@@ -9,6 +9,8 @@ import java.util.Map;
 
 import org.jboss.logging.Logger;
 
+import dev.sluice.artifact.ArtifactCollection;
+import dev.sluice.artifact.Artifacts;
 import dev.sluice.container.Attachment;
 import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerLogs;
@@ -36,6 +38,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
 
     private final ContainerRuntime runtime;
     private final AgentReports reports;
+    private final ArtifactCollection artifacts;
     private final ContainerLogs logs;
     private final DispatchTransitions transitions;
     private final Finisher finisher;
@@ -50,6 +53,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     DispatchRunner(
             ContainerRuntime runtime,
             AgentReports reports,
+            ArtifactCollection artifacts,
             ContainerLogs logs,
             DispatchTransitions transitions,
             Finisher finisher,
@@ -62,6 +66,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             String storeId) {
         this.runtime = runtime;
         this.reports = reports;
+        this.artifacts = artifacts;
         this.logs = logs;
         this.transitions = transitions;
         this.finisher = finisher;
@@ -236,8 +241,9 @@ final class DispatchRunner implements DispatchScheduler.Runner {
      * ends the dispatch with it, within the memory budget for results being
      * finished: the bounded texts, the result's JSON and its stored copy exist
      * only for this moment, and fifty dispatches that end together must not
-     * need them all at once. The report file is read before, outside the
-     * budget: it waits on the engine, and is bounded on its own.
+     * need them all at once. The report file and the artifacts are read
+     * before, outside the budget: they wait on the engine, and are bounded on
+     * their own.
      */
     private void finishCaptured(
             String id,
@@ -257,6 +263,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         // Counting what the runtime still holds reads the log back: outside the budget, like the report.
         DispatchResult.AvailableFrom availableFrom =
                 holding.atFinish(containerId, capture.stdoutWritten(), capture.stderrWritten(), recovered);
+        Artifacts kept = artifacts.collect(id, containerId, name -> DispatchLinks.artifact(id, name));
         budget.within(capture.bytesHeld() * FinishingBudget.COPIES, () -> {
             CapturedOutput stdout = capture.finishStdout(availableFrom);
             return finisher.finish(new Ending(
@@ -271,7 +278,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     capture.finishStderr(availableFrom),
                     availableFrom,
                     recovered,
-                    reports.reading(reportFile, stdout.text(), vault.maskerFor(id))));
+                    reports.reading(reportFile, stdout.text(), vault.maskerFor(id)),
+                    kept));
         });
     }
 

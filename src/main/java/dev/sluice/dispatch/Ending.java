@@ -3,6 +3,7 @@ package dev.sluice.dispatch;
 import java.time.Duration;
 import java.time.Instant;
 
+import dev.sluice.artifact.Artifacts;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.report.ReportReading;
 
@@ -14,6 +15,7 @@ import dev.sluice.report.ReportReading;
  * @param availableFrom   the first byte of each stream the runtime still holds; null when unknown (ADR 0032)
  * @param recovered       the output was read back from the runtime's log rather than captured live
  * @param report          what the worker made of the agent's report
+ * @param artifacts       what the worker kept of the agent's artifacts directory
  */
 record Ending(
         String id,
@@ -27,7 +29,38 @@ record Ending(
         CapturedOutput stderr,
         DispatchResult.AvailableFrom availableFrom,
         boolean recovered,
-        ReportReading report) {
+        ReportReading report,
+        Artifacts artifacts) {
+
+    /** An ending without artifacts. */
+    Ending(
+            String id,
+            DispatchSpec spec,
+            Dispatch.Status status,
+            Integer exitCode,
+            DispatchResult.Error error,
+            Instant startedAt,
+            Instant finishedAt,
+            CapturedOutput stdout,
+            CapturedOutput stderr,
+            DispatchResult.AvailableFrom availableFrom,
+            boolean recovered,
+            ReportReading report) {
+        this(
+                id,
+                spec,
+                status,
+                exitCode,
+                error,
+                startedAt,
+                finishedAt,
+                stdout,
+                stderr,
+                availableFrom,
+                recovered,
+                report,
+                Artifacts.NONE);
+    }
 
     /** A dispatch that ended without running (cancelled while queued, refused by the runtime, lost). */
     static Ending withoutOutput(
@@ -76,6 +109,8 @@ record Ending(
                 report.source(),
                 report.detail(),
                 report.report(),
+                artifacts.kept(),
+                artifacts.refused(),
                 spec.metadata());
     }
 

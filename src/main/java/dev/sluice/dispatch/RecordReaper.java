@@ -6,10 +6,11 @@ import java.util.List;
 
 import org.jboss.logging.Logger;
 
+import dev.sluice.artifact.ArtifactStore;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.ResultBodies;
 
-/** Deletes the records of dispatches that finished longer ago than the record retention. */
+/** Deletes the records of dispatches that finished longer ago than the record retention, and what is kept with them. */
 final class RecordReaper {
 
     private static final Logger LOG = Logger.getLogger(RecordReaper.class);
@@ -20,11 +21,13 @@ final class RecordReaper {
 
     private final Jdbc jdbc;
     private final ResultBodies bodies;
+    private final ArtifactStore artifacts;
     private final Duration retention;
 
-    RecordReaper(Jdbc jdbc, ResultBodies bodies, Duration retention) {
+    RecordReaper(Jdbc jdbc, ResultBodies bodies, ArtifactStore artifacts, Duration retention) {
         this.jdbc = jdbc;
         this.bodies = bodies;
+        this.artifacts = artifacts;
         this.retention = retention;
     }
 
@@ -41,6 +44,7 @@ final class RecordReaper {
             if (jdbc.update("DELETE FROM dispatches WHERE id = ? AND status IN " + DispatchTransitions.TERMINAL, e.id())
                     > 0) {
                 bodies.delete(e.resultFile()); // the row first: a crash in between leaves a file the sweep takes
+                artifacts.delete(e.id()); // kept longer than the record, they would have no record to be read by
                 deleted++;
             }
         }

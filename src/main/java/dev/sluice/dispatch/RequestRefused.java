@@ -18,7 +18,10 @@ public final class RequestRefused extends RuntimeException {
         LOG_GONE,
         LOG_UNMASKABLE,
         LOG_START_UNKNOWN,
-        INVALID_CURSOR
+        INVALID_CURSOR,
+        ARTIFACT_NOT_FOUND,
+        ARTIFACT_GONE,
+        ARTIFACT_ELSEWHERE
     }
 
     private final Reason reason;

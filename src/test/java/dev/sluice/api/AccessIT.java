@@ -38,6 +38,11 @@ class AccessIT {
                 .get("/v1/dispatches")
                 .then()
                 .statusCode(200);
+        given().get("/v1/dispatches/d-1/artifacts/notes.txt").then().statusCode(401); // every /v1 route
+        given().header("Authorization", "Bearer token-alpha")
+                .get("/v1/dispatches/d-1/artifacts/notes.txt")
+                .then()
+                .statusCode(404);
     }
 
     @Test

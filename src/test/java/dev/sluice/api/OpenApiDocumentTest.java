@@ -85,7 +85,7 @@ class OpenApiDocumentTest {
             });
         });
         assertThat(missing).isEmpty();
-        assertThat(operations()).hasSize(9);
+        assertThat(operations()).hasSize(12);
     }
 
     /**

@@ -87,6 +87,21 @@ class OpenApiResponsesIT {
         answer("cancel of a running dispatch", "cancelDispatch", given().delete("/v1/dispatches/" + running));
         awaitTerminal(running);
 
+        // Artifacts: whole, a range, past the end, an unknown name.
+        String artifacts = submit(script("mkdir /sluice/out/artifacts && echo kept > /sluice/out/artifacts/a.txt"));
+        awaitTerminal(artifacts);
+        String artifact = "/v1/dispatches/" + artifacts + "/artifacts/a.txt";
+        answer("artifact", "readArtifact", given().get(artifact));
+        answer(
+                "artifact range",
+                "readArtifact",
+                given().header("Range", "bytes=0-1").get(artifact));
+        answer(
+                "range-not-satisfiable",
+                "readArtifact",
+                given().header("Range", "bytes=99-").get(artifact));
+        answer("no such artifact", "readArtifact", given().get(artifact + ".gone"));
+
         answer("not-found", "getDispatch", given().get("/v1/dispatches/no-such-dispatch"));
         answer("no such stream", "readLog", given().get("/v1/dispatches/openapi-full/logs/stdin"));
         answer(
@@ -146,7 +161,7 @@ class OpenApiResponsesIT {
 
         // The walk met every status it means to, so that a refusal that stopped happening is noticed.
         assertThat(answers.stream().map(a -> a.get("status").asText()).distinct())
-                .containsExactlyInAnyOrder("200", "202", "400", "404", "409", "410", "413", "415", "422");
+                .containsExactlyInAnyOrder("200", "202", "206", "400", "404", "409", "410", "413", "415", "416", "422");
 
         ObjectNode check = JSON.createObjectNode();
         check.set(

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -49,7 +47,7 @@ class TarEntryReaderTest {
         TarArchiveOutputStream out = new TarArchiveOutputStream(header);
         out.putArchiveEntry(huge);
         out.flush();
-        Counting stream = new Counting(new Endless(header.toByteArray()));
+        EndlessArchive stream = new EndlessArchive(header.toByteArray());
 
         OutFile file = TarEntryReader.read(stream, "report.json", MAX);
 
@@ -61,7 +59,7 @@ class TarEntryReaderTest {
     @Test
     void anArchiveThatRunsPastItsBoundIsNeverReadFurther() {
         // Garbage that is not even a tar: whatever it is, no more than the bound is read.
-        Counting stream = new Counting(new Endless(new byte[] {'x'}));
+        EndlessArchive stream = new EndlessArchive(new byte[] {'x'});
         OutFile file = TarEntryReader.read(stream, "report.json", MAX);
         assertThat(file.state()).isIn(OutFile.State.REFUSED, OutFile.State.ABSENT);
         assertThat(stream.count).isLessThanOrEqualTo(MAX + TarEntryReader.HEADER_ROOM);
@@ -95,42 +93,5 @@ class TarEntryReaderTest {
             out.closeArchiveEntry();
         }
         return bytes.toByteArray();
-    }
-
-    /** A prefix, then its last byte for ever. */
-    private static final class Endless extends InputStream {
-        private final byte[] prefix;
-        private int at;
-
-        Endless(byte[] prefix) {
-            this.prefix = prefix;
-        }
-
-        @Override
-        public int read() {
-            return (at < prefix.length ? prefix[at++] : prefix[prefix.length - 1]) & 0xff;
-        }
-    }
-
-    private static final class Counting extends FilterInputStream {
-        long count;
-
-        Counting(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            count += b < 0 ? 0 : 1;
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = super.read(b, off, len);
-            count += Math.max(0, n);
-            return n;
-        }
     }
 }

@@ -3,9 +3,13 @@ package dev.sluice.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -20,6 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import dev.sluice.artifact.ArtifactStore;
 import dev.sluice.output.Overflow;
 import dev.sluice.output.StreamDigest;
 import dev.sluice.output.Utf8Text;
@@ -89,6 +94,8 @@ class DispatchStoreIT {
                 ReportStatus.MISSING,
                 null,
                 null,
+                null,
+                List.of(),
                 null,
                 Map.of("task", "t"));
     }
@@ -231,7 +238,7 @@ class DispatchStoreIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
-    void expiredFinishedRecordsAreFoundAndOnlyThoseDeleted(String kind, DataSource ds) {
+    void expiredFinishedRecordsAreFoundAndOnlyThoseDeleted(String kind, DataSource ds) throws IOException {
         Db db = migrated(kind, ds);
         DispatchStore store = db.store();
         store.insert(new DispatchStore.NewDispatch("old", spec("img:1"), "fp", "w1", T0));
@@ -239,10 +246,20 @@ class DispatchStoreIT {
         DispatchResult old = result("old", Dispatch.Status.SUCCEEDED, "");
         db.finish(old);
 
-        RecordReaper reaper = new RecordReaper(db.jdbc(), db.bodies(), Duration.ofDays(1));
+        Path artifacts = Files.createTempDirectory("artifacts");
+        Files.createDirectories(artifacts.resolve("old"));
+        Files.writeString(artifacts.resolve("old").resolve("f"), "kept with the record");
+        Files.createDirectories(artifacts.resolve("running"));
+        RecordReaper reaper = new RecordReaper(
+                db.jdbc(),
+                db.bodies(),
+                new ArtifactStore(artifacts, Duration.ofDays(30), Clock.systemUTC()),
+                Duration.ofDays(1));
         assertThat(reaper.reap(T0.plus(12, ChronoUnit.HOURS))).isZero();
         assertThat(reaper.reap(T0.plus(2, ChronoUnit.DAYS))).isEqualTo(1);
         assertThat(store.find("old")).isEmpty();
+        assertThat(artifacts.resolve("old")).doesNotExist(); // the artifacts go with their record
+        assertThat(artifacts.resolve("running")).exists();
         assertThat(store.find("running")).isPresent();
         // Even one whose times say it finished long ago is kept while its status is not terminal.
         db.jdbc().update("UPDATE dispatches SET finished_at = ? WHERE id = 'running'", T0);

@@ -1,6 +1,7 @@
 package dev.sluice.dispatch;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import dev.sluice.output.Overflow;
@@ -77,6 +78,8 @@ public final class StoredDispatches {
                 ReportStatus.MISSING,
                 null,
                 null,
+                null,
+                List.of(),
                 null,
                 Map.of("task", "t"));
     }

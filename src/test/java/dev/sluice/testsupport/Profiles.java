@@ -84,4 +84,23 @@ public final class Profiles {
             return List.of(new TestResourceEntry(ScriptedEngineResource.class));
         }
     }
+
+    /** Artifacts bounded small (1 MiB a file, 4 MiB in all, 50 files), so hostile agents meet the bounds quickly. */
+    public static final class SmallArtifacts implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "sluice.artifacts.max-file-size", "1M",
+                    "sluice.artifacts.max-total-size", "4M",
+                    "sluice.artifacts.max-count", "50");
+        }
+    }
+
+    /** Artifacts kept for two seconds, swept every second. */
+    public static final class ShortArtifactRetention implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("sluice.artifacts.retention", "2s", "sluice.dispatch.reaper-interval", "1s");
+        }
+    }
 }

@@ -1,0 +1,35 @@
+package dev.sluice.container;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * A stream that starts with a prefix (a tar header, say) and then repeats its
+ * last byte for ever, counting what was read of it: what a hostile archive
+ * looks like to a reader that must stop at its bound.
+ */
+final class EndlessArchive extends InputStream {
+
+    private final byte[] prefix;
+    private int at;
+    /** Bytes read so far. */
+    long count;
+
+    EndlessArchive(byte[] prefix) {
+        this.prefix = prefix;
+    }
+
+    @Override
+    public int read() {
+        count++;
+        return (at < prefix.length ? prefix[at++] : prefix[prefix.length - 1]) & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        for (int i = 0; i < len; i++) {
+            b[off + i] = (byte) read();
+        }
+        return len;
+    }
+}

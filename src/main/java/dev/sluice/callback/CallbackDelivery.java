@@ -114,11 +114,11 @@ public final class CallbackDelivery {
     }
 
     private void attempt(CallbackStore.Due due) {
-        Optional<StoredBody> stored = dispatches.callbackBody(due.dispatchId());
+        Optional<DispatchStore.CallbackBody> stored = dispatches.callbackBody(due.dispatchId());
         if (stored.isEmpty()) {
             return; // the record is gone (reaped): nothing to deliver
         }
-        StoredBody body = stored.get();
+        StoredBody body = stored.get().body();
         long timestamp = clock.instant().getEpochSecond();
         String signature;
         try (InputStream in = body.open()) {
@@ -131,8 +131,11 @@ public final class CallbackDelivery {
                 "webhook-timestamp", Long.toString(timestamp),
                 "webhook-signature", signature);
         // Streamed from where the store keeps it: a body is never held whole for sending.
-        CallbackClient.Attempt attempt =
-                client.post(URI.create(due.url()), headers, new CallbackClient.Body(body.size(), body::open));
+        // The signature is over the body itself; gzip is only how it travels (Content-Encoding).
+        CallbackClient.Attempt attempt = client.post(
+                URI.create(due.url()),
+                headers,
+                new CallbackClient.Body(body.size(), body::open, stored.get().gzip()));
         CrashPoint.DURING_DELIVERY.reached();
         CallbackStore.Outcome outcome = outcome(due, attempt);
         outbox.record(due, worker, outcome);

@@ -15,9 +15,10 @@ final class Capture implements OutputSink {
 
     private final OutputCollector stdout;
     private final OutputCollector stderr;
+    private final String nonce;
 
     Capture(String dispatchId, int stdoutCap, int stderrCap, SecretMasker masker) {
-        String nonce = MarkerNonce.random();
+        this.nonce = MarkerNonce.random();
         this.stdout = new OutputCollector("stdout", stdoutCap, DispatchLinks.log(dispatchId, "stdout"), nonce, masker);
         this.stderr = new OutputCollector("stderr", stderrCap, DispatchLinks.log(dispatchId, "stderr"), nonce, masker);
     }
@@ -39,6 +40,11 @@ final class Capture implements OutputSink {
 
     long bytesWritten() {
         return stdout.bytesWritten() + stderr.bytesWritten();
+    }
+
+    /** The dispatch's marker nonce: the callback budget marks a whole stream it cuts with it too. */
+    String nonce() {
+        return nonce;
     }
 
     CapturedOutput finishStdout() {

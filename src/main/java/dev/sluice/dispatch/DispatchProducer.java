@@ -102,8 +102,9 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    Finisher finisher(DispatchTransitions transitions, Outbox outbox, Event<DispatchFinished> finished) {
-        return new Finisher(transitions, outbox, finished::fire);
+    Finisher finisher(
+            DispatchTransitions transitions, Outbox outbox, Event<DispatchFinished> finished, ResultBudget budget) {
+        return new Finisher(transitions, outbox, finished::fire, budget);
     }
 
     @Produces

@@ -1,6 +1,7 @@
 package dev.sluice.dispatch;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -41,6 +42,7 @@ import dev.sluice.report.ReportStatus;
     "stderr",
     "stdoutOverflow",
     "stderrOverflow",
+    "reductions",
     "stdoutDigest",
     "stderrDigest",
     "logs",
@@ -112,6 +114,12 @@ public record DispatchResult(
         Overflow stderrOverflow,
 
         @Schema(
+                description = "absent unless the result had to fit sluice.callback.max-body: what was removed "
+                        + "from the text beside each marker, in the order removed (section 7.8)")
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<Reduction> reductions,
+
+        @Schema(
                 required = true,
                 nullable = true,
                 description = "SHA-256, bytes and lines of the whole stdout stream as the logs endpoint serves it; "
@@ -142,6 +150,26 @@ public record DispatchResult(
 
         @Schema(required = true, nullable = true, description = "as given in the request")
         Map<String, Object> metadata) {
+
+    /**
+     * Text the callback budget removed from one kept part of a stream, beside
+     * its marker (ADR 0033). The overflow record keeps the capture's counts.
+     */
+    @Schema(name = "Reduction", description = "Text removed to fit sluice.callback.max-body (docs/api.md, 7.8).")
+    public record Reduction(
+            @Schema(
+                    required = true,
+                    enumeration = {"stdout", "stderr"})
+            String stream,
+
+            @Schema(
+                    required = true,
+                    enumeration = {"head", "tail"},
+                    description = "head: from the end of the kept head; tail: from the start of the kept tail")
+            String part,
+
+            @Schema(required = true, description = "UTF-8 bytes of the returned string removed")
+            long bytes) {}
 
     /**
      * Why the worker or the runtime could not run the dispatch, or what ended it

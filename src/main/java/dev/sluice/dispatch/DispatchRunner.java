@@ -256,7 +256,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     capture.finishStderr(),
                     retention.possiblyRotated(capture.bytesWritten()),
                     recovered,
-                    reports.reading(reportFile, stdout.text(), vault.maskerFor(id))));
+                    reports.reading(reportFile, stdout.text(), vault.maskerFor(id)),
+                    capture.nonce()));
         });
     }
 

@@ -49,6 +49,9 @@ class DispatchWarmUp {
     @Inject
     Clock clock;
 
+    @Inject
+    ResultBudget budget;
+
     void warmUp(@ObservesAsync @Priority(WarmUp.DISPATCH) WarmUp warmUp) {
         warmUp.step("dispatch", () -> {
             Jdbc bounded = jdbc.bounded(warmUp.timeLeft());
@@ -58,7 +61,9 @@ class DispatchWarmUp {
             expect(store.find(id).isEmpty(), "found");
             expect(store.storedResult(id).isEmpty(), "found with a result");
             expect(!transitions.markStarting(id), "started");
-            expect(!transitions.finish(ending(id).closing(), DispatchTransitions.From.QUEUED, outbox), "finished");
+            expect(
+                    !transitions.finish(ending(id).closing(budget), DispatchTransitions.From.QUEUED, outbox),
+                    "finished");
         });
     }
 
@@ -80,6 +85,7 @@ class DispatchWarmUp {
                 OutputCollector.MIN_CAP,
                 null,
                 DispatchSpec.CallbackMode.FULL,
+                DispatchSpec.CallbackEncoding.IDENTITY,
                 Map.of("warmUp", true));
         Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap(), SecretMasker.NONE);
         capture.stdout(OUTPUT, 0, OUTPUT.length);
@@ -97,7 +103,8 @@ class DispatchWarmUp {
                 capture.finishStderr(),
                 false,
                 false,
-                ReportReading.MISSING);
+                ReportReading.MISSING,
+                capture.nonce());
     }
 
     private static void expect(boolean holds, String what) {

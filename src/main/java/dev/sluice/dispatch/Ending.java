@@ -2,6 +2,7 @@ package dev.sluice.dispatch;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.report.ReportReading;
@@ -14,6 +15,7 @@ import dev.sluice.report.ReportReading;
  * @param possiblyRotated the runtime's log rotation may have dropped the oldest part of the streams
  * @param recovered       the output was read back from the runtime's log rather than captured live
  * @param report          what the worker made of the agent's report
+ * @param nonce           the dispatch's marker nonce; {@code null} when its output was never read
  */
 record Ending(
         String id,
@@ -27,7 +29,8 @@ record Ending(
         CapturedOutput stderr,
         boolean possiblyRotated,
         boolean recovered,
-        ReportReading report) {
+        ReportReading report,
+        String nonce) {
 
     /** A dispatch that ended without running (cancelled while queued, refused by the runtime, lost). */
     static Ending withoutOutput(
@@ -44,10 +47,12 @@ record Ending(
                 CapturedOutput.EMPTY,
                 false,
                 false,
-                ReportReading.MISSING);
+                ReportReading.MISSING,
+                null);
     }
 
-    DispatchResult result() {
+    /** The result with these outputs (the captured ones, or as the callback budget reduced them). */
+    DispatchResult result(CapturedOutput stdout, CapturedOutput stderr, List<DispatchResult.Reduction> reductions) {
         Long durationMs = startedAt == null
                 ? null
                 : Duration.between(startedAt, finishedAt).toMillis();
@@ -64,6 +69,7 @@ record Ending(
                 stderr.text(),
                 stdout.overflow(),
                 stderr.overflow(),
+                reductions,
                 stdout.digest(),
                 stderr.digest(),
                 new DispatchResult.Logs(
@@ -75,9 +81,12 @@ record Ending(
                 spec.metadata());
     }
 
-    /** The result, with the listing's summary and the digest made from it: what the store keeps. */
-    DispatchTransitions.Closing closing() {
-        DispatchResult result = result();
+    /**
+     * The result within the callback budget, with the listing's summary and the
+     * digest made from it: what the store keeps.
+     */
+    DispatchTransitions.Closing closing(ResultBudget budget) {
+        DispatchResult result = budget.fit(this);
         return new DispatchTransitions.Closing(
                 result,
                 DispatchSummary.of(result, stdout.originalBytes(), stderr.originalBytes()),

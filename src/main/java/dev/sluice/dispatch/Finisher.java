@@ -25,11 +25,13 @@ final class Finisher {
     private final DispatchTransitions transitions;
     private final Outbox outbox;
     private final Consumer<DispatchFinished> announce;
+    private final ResultBudget budget;
 
-    Finisher(DispatchTransitions transitions, Outbox outbox, Consumer<DispatchFinished> announce) {
+    Finisher(DispatchTransitions transitions, Outbox outbox, Consumer<DispatchFinished> announce, ResultBudget budget) {
         this.transitions = transitions;
         this.outbox = outbox;
         this.announce = announce;
+        this.budget = budget;
     }
 
     /** Ends a dispatch in any non-terminal state; false when it had already ended. */
@@ -44,7 +46,7 @@ final class Finisher {
 
     private boolean finishWhere(Ending ending, DispatchTransitions.From from) {
         try (LogScope scope = LogScope.dispatch(ending.id())) {
-            DispatchTransitions.Closing closing = ending.closing();
+            DispatchTransitions.Closing closing = ending.closing(budget);
             if (!transitions.finish(closing, from, outbox)) {
                 return false;
             }
@@ -92,8 +94,9 @@ final class Finisher {
                     CapturedOutput.EMPTY,
                     false,
                     false,
-                    ReportReading.MISSING);
-            return ending.closing();
+                    ReportReading.MISSING,
+                    null);
+            return ending.closing(budget);
         });
         closed.forEach(result -> {
             try (LogScope scope = LogScope.dispatch(result.dispatchId())) {

@@ -1,6 +1,7 @@
 package dev.sluice.dispatch;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import dev.sluice.output.Overflow;
@@ -71,6 +72,7 @@ public final class StoredDispatches {
                 Utf8Text.EMPTY,
                 new Overflow(9, 8, 1, "n0nce-n0nce"),
                 null,
+                List.of(),
                 new StreamDigest("0".repeat(64), 9, 1),
                 new StreamDigest("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", 0, 0),
                 new DispatchResult.Logs("/a", "/b", false, false),

@@ -6,7 +6,8 @@ import java.nio.charset.StandardCharsets;
  * A captured stream that the callback budget may shorten further (ADR 0033):
  * whole characters go from the end of its head or the start of its tail,
  * always beside the marker, so what the text leaves out stays one stretch.
- * A stream that was whole gets a marker where its text now ends. The overflow
+ * A stream that was whole is split as the collector splits its room, a
+ * quarter head and the rest tail, and gets a marker there once cut. The overflow
  * record keeps the capture's counts; its {@code keptBytes} is the new length,
  * and the marker states the bytes removed.
  */
@@ -36,9 +37,12 @@ public final class ReducibleOutput {
         this.text = captured.text().bytes();
         int at = captured.truncated() ? marker.find(text) : -1;
         if (at < 0) {
-            // Whole: all of it is head, and the marker will stand at its end.
-            this.headLength = text.length;
-            this.tailStart = text.length;
+            int quarter = text.length / 4;
+            while (quarter > 0 && Utf8.isContinuation(text[quarter])) {
+                quarter--;
+            }
+            this.headLength = quarter;
+            this.tailStart = quarter;
         } else {
             this.headLength = at;
             this.tailStart = ByteScan.indexOf(text, at + 1, text.length, (byte) '\n') + 1;

@@ -109,14 +109,14 @@ class ResultBudgetTest {
     }
 
     @Test
-    void aWholeStreamOfControlBytesGetsAMarkerAndAnOverflowThatDroppedNothing() {
+    void aWholeStreamOfControlBytesIsCutAtItsFirstQuarterAndGetsAMarkerAndAnOverflowThatDroppedNothing() {
         // 4000 bytes of \u0001 take 24000 bytes of JSON: within the cap, far over the budget.
         byte[] controls = new byte[4000];
         Arrays.fill(controls, (byte) 1);
         Ending ending = ending(capture("stdout", 8192, controls), capture("stderr", 4096, lines("err", 5)));
         DispatchResult unreduced = ending.result(ending.stdout(), ending.stderr(), java.util.List.of());
         assertThat(unreduced.stdoutOverflow()).isNull();
-        long max = size(unreduced) - 12000;
+        long max = size(unreduced) - 9000;
 
         DispatchResult result = new ResultBudget(max, JSON).fit(ending);
 
@@ -127,12 +127,16 @@ class ResultBudgetTest {
         assertThat(overflow.droppedBytes()).isZero();
         assertThat(overflow.nonce()).isEqualTo(NONCE);
         assertThat(overflow.keptBytes()).isEqualTo(result.stdout().length());
-        long removed = result.reductions().get(0).bytes();
-        // Each control byte is six bytes of JSON: about a sixth of the excess goes.
-        assertThat(removed).isBetween(2000L, 2100L);
+        // Each control byte is six bytes of JSON: the head's 1000 go first, then about 500 of the tail.
+        assertThat(result.reductions())
+                .extracting(r -> r.stream() + " " + r.part())
+                .containsExactly("stdout head", "stdout tail");
+        assertThat(result.reductions().get(0).bytes()).isEqualTo(1000);
+        long fromTail = result.reductions().get(1).bytes();
+        assertThat(fromTail).isBetween(500L, 600L);
         String[] split = splitAtMarker(result.stdout().toString(), NONCE);
-        assertThat(split[0]).hasSize((int) (4000 - removed)).matches("\u0001*");
-        assertThat(split[2]).isEmpty();
+        assertThat(split[0]).isEmpty();
+        assertThat(split[2]).hasSize((int) (3000 - fromTail)).matches("\u0001*");
         assertThat(result.stderr()).isEqualTo(unreduced.stderr());
     }
 

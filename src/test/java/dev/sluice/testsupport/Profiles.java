@@ -26,6 +26,14 @@ public final class Profiles {
         }
     }
 
+    /** Results and callback bodies kept within 16 KiB (ADR 0033). */
+    public static final class SmallCallbackBudget implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("sluice.callback.max-body", "16K");
+        }
+    }
+
     /** One container at a time, two waiting. */
     public static final class SmallCapacity implements QuarkusTestProfile {
         @Override

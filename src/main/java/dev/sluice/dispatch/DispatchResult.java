@@ -18,6 +18,7 @@ import dev.sluice.output.Utf8Text;
 import dev.sluice.report.AgentReport;
 import dev.sluice.report.ReportSource;
 import dev.sluice.report.ReportStatus;
+import dev.sluice.summary.WorkerSummary;
 
 /**
  * The result of a finished dispatch: the body POSTed to the callback and the
@@ -50,6 +51,7 @@ import dev.sluice.report.ReportStatus;
     "reportSource",
     "reportDetail",
     "report",
+    "workerSummary",
     "metadata"
 })
 @Schema(
@@ -147,6 +149,12 @@ public record DispatchResult(
                 nullable = true,
                 description = "what the agent reported about its own work, bounded; never what the worker observed")
         AgentReport report,
+
+        @Schema(
+                description = "absent unless a summarizer is configured and made one: a generated summary of the "
+                        + "kept output, labelled as such (section 7.9)")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        WorkerSummary workerSummary,
 
         @Schema(required = true, nullable = true, description = "as given in the request")
         Map<String, Object> metadata) {

@@ -257,7 +257,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     retention.possiblyRotated(capture.bytesWritten()),
                     recovered,
                     reports.reading(reportFile, stdout.text(), vault.maskerFor(id)),
-                    capture.nonce()));
+                    capture.nonce(),
+                    null));
         });
     }
 

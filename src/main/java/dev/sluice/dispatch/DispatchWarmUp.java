@@ -104,7 +104,8 @@ class DispatchWarmUp {
                 false,
                 false,
                 ReportReading.MISSING,
-                capture.nonce());
+                capture.nonce(),
+                null);
     }
 
     private static void expect(boolean holds, String what) {

@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.report.ReportReading;
+import dev.sluice.summary.WorkerSummary;
 
 /**
  * How a dispatch ended: what its {@link DispatchResult} and listing summary are
@@ -16,6 +17,7 @@ import dev.sluice.report.ReportReading;
  * @param recovered       the output was read back from the runtime's log rather than captured live
  * @param report          what the worker made of the agent's report
  * @param nonce           the dispatch's marker nonce; {@code null} when its output was never read
+ * @param workerSummary   a generated summary of the output, when a summarizer made one
  */
 record Ending(
         String id,
@@ -30,7 +32,8 @@ record Ending(
         boolean possiblyRotated,
         boolean recovered,
         ReportReading report,
-        String nonce) {
+        String nonce,
+        WorkerSummary workerSummary) {
 
     /** A dispatch that ended without running (cancelled while queued, refused by the runtime, lost). */
     static Ending withoutOutput(
@@ -48,7 +51,26 @@ record Ending(
                 false,
                 false,
                 ReportReading.MISSING,
+                null,
                 null);
+    }
+
+    Ending withSummary(WorkerSummary summary) {
+        return new Ending(
+                id,
+                spec,
+                status,
+                exitCode,
+                error,
+                startedAt,
+                finishedAt,
+                stdout,
+                stderr,
+                possiblyRotated,
+                recovered,
+                report,
+                nonce,
+                summary);
     }
 
     /** The result with these outputs (the captured ones, or as the callback budget reduced them). */
@@ -78,6 +100,7 @@ record Ending(
                 report.source(),
                 report.detail(),
                 report.report(),
+                workerSummary,
                 spec.metadata());
     }
 

@@ -26,12 +26,19 @@ final class Finisher {
     private final Outbox outbox;
     private final Consumer<DispatchFinished> announce;
     private final ResultBudget budget;
+    private final Summaries summaries;
 
-    Finisher(DispatchTransitions transitions, Outbox outbox, Consumer<DispatchFinished> announce, ResultBudget budget) {
+    Finisher(
+            DispatchTransitions transitions,
+            Outbox outbox,
+            Consumer<DispatchFinished> announce,
+            ResultBudget budget,
+            Summaries summaries) {
         this.transitions = transitions;
         this.outbox = outbox;
         this.announce = announce;
         this.budget = budget;
+        this.summaries = summaries;
     }
 
     /** Ends a dispatch in any non-terminal state; false when it had already ended. */
@@ -46,7 +53,8 @@ final class Finisher {
 
     private boolean finishWhere(Ending ending, DispatchTransitions.From from) {
         try (LogScope scope = LogScope.dispatch(ending.id())) {
-            DispatchTransitions.Closing closing = ending.closing(budget);
+            // Before the store is touched: a summary may take up to the summarizer's timeout.
+            DispatchTransitions.Closing closing = summaries.add(ending).closing(budget);
             if (!transitions.finish(closing, from, outbox)) {
                 return false;
             }
@@ -95,6 +103,7 @@ final class Finisher {
                     false,
                     false,
                     ReportReading.MISSING,
+                    null,
                     null);
             return ending.closing(budget);
         });

@@ -91,6 +91,7 @@ class DispatchStoreIT {
                 null,
                 null,
                 null,
+                null,
                 Map.of("task", "t"));
     }
 

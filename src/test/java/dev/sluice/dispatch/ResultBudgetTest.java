@@ -216,7 +216,8 @@ class ResultBudgetTest {
                 false,
                 false,
                 ReportReading.MISSING,
-                NONCE);
+                NONCE,
+                null);
     }
 
     /** Bytes the text takes as a JSON string, quotes left out. */

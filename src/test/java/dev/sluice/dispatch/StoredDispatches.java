@@ -80,6 +80,7 @@ public final class StoredDispatches {
                 null,
                 null,
                 null,
+                null,
                 Map.of("task", "t"));
     }
 }

@@ -1,14 +1,12 @@
 package dev.sluice.callback;
 
-import static dev.sluice.testsupport.Dispatches.get;
+import static dev.sluice.testsupport.Dispatches.awaitDelivered;
 import static dev.sluice.testsupport.Dispatches.script;
 import static dev.sluice.testsupport.Dispatches.submit;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,9 +105,7 @@ class CallbackBudgetIT {
         body.putAll(more);
         body.put("callbackUrl", receiver.url("/hooks/sluice"));
         String id = submit(body);
-        await().atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> get(id), r -> "delivered".equals(r.getString("callback.state")));
+        awaitDelivered(id);
         List<Receiver.Request> requests = receiver.requests();
         assertThat(requests).hasSize(1);
         return requests.get(0);

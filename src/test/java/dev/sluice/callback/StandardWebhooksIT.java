@@ -1,14 +1,12 @@
 package dev.sluice.callback;
 
-import static dev.sluice.testsupport.Dispatches.get;
+import static dev.sluice.testsupport.Dispatches.awaitDelivered;
 import static dev.sluice.testsupport.Dispatches.script;
 import static dev.sluice.testsupport.Dispatches.submit;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -99,9 +97,7 @@ class StandardWebhooksIT {
         Map<String, Object> body = new HashMap<>(script(shell));
         body.put("callbackUrl", receiver.url("/hooks/sluice"));
         String id = submit(body);
-        await().atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> get(id), r -> "delivered".equals(r.getString("callback.state")));
+        awaitDelivered(id);
         List<Receiver.Request> requests = receiver.requests();
         assertThat(requests).hasSize(1);
         assertThat(requests.get(0).header("webhook-id")).isEqualTo("msg_" + id);

@@ -2,10 +2,12 @@ package dev.sluice.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +29,7 @@ class ResultBudgetTest {
     @Test
     void aResultWithinTheBudgetIsLeftAsBuilt() {
         Ending ending = ending(capture("stdout", 4096, lines("out", 100)), capture("stderr", 4096, lines("err", 10)));
-        DispatchResult unreduced = ending.result(ending.stdout(), ending.stderr(), java.util.List.of());
+        DispatchResult unreduced = unreduced(ending);
 
         DispatchResult result = new ResultBudget(size(unreduced), JSON).fit(ending);
 
@@ -40,7 +42,7 @@ class ResultBudgetTest {
     void stdoutsHeadShrinksFirstAndOnlyAsMuchAsIsOver() {
         Ending ending =
                 ending(capture("stdout", 8192, lines("out", 2000)), capture("stderr", 4096, lines("err", 2000)));
-        DispatchResult unreduced = ending.result(ending.stdout(), ending.stderr(), java.util.List.of());
+        DispatchResult unreduced = unreduced(ending);
         long max = size(unreduced) - 500;
 
         DispatchResult result = new ResultBudget(max, JSON).fit(ending);
@@ -75,7 +77,7 @@ class ResultBudgetTest {
     void thenStdoutsTailThenStderrsHeadAndNeverStderrsTail() {
         Ending ending =
                 ending(capture("stdout", 8192, lines("out", 2000)), capture("stderr", 8192, lines("err", 2000)));
-        DispatchResult unreduced = ending.result(ending.stdout(), ending.stderr(), java.util.List.of());
+        DispatchResult unreduced = unreduced(ending);
         String stderrTail = splitAtMarker(unreduced.stderr().toString(), NONCE)[2];
         // More than all of stdout: stdout is left with its marker, stderr's head goes, its tail stays.
         long max = size(unreduced) - jsonString(unreduced.stdout().toString()) - 1000;
@@ -114,7 +116,7 @@ class ResultBudgetTest {
         byte[] controls = new byte[4000];
         Arrays.fill(controls, (byte) 1);
         Ending ending = ending(capture("stdout", 8192, controls), capture("stderr", 4096, lines("err", 5)));
-        DispatchResult unreduced = ending.result(ending.stdout(), ending.stderr(), java.util.List.of());
+        DispatchResult unreduced = unreduced(ending);
         assertThat(unreduced.stdoutOverflow()).isNull();
         long max = size(unreduced) - 9000;
 
@@ -144,7 +146,7 @@ class ResultBudgetTest {
     void aCutNeverSplitsACharacter() {
         byte[] text = "é€😀\n".repeat(600).getBytes(StandardCharsets.UTF_8);
         Ending ending = ending(capture("stdout", 16384, text), capture("stderr", 4096, new byte[0]));
-        DispatchResult unreduced = ending.result(ending.stdout(), ending.stderr(), java.util.List.of());
+        DispatchResult unreduced = unreduced(ending);
 
         for (int over = 1; over < 40; over++) {
             DispatchResult result = new ResultBudget(size(unreduced) - 200 - over, JSON).fit(ending);
@@ -159,7 +161,7 @@ class ResultBudgetTest {
     void whenTheKeptFieldsAloneAreOverTheResultIsKeptOverTheBudget() {
         Ending ending =
                 ending(capture("stdout", 4096, lines("out", 1000)), capture("stderr", 4096, lines("err", 1000)));
-        DispatchResult unreduced = ending.result(ending.stdout(), ending.stderr(), java.util.List.of());
+        DispatchResult unreduced = unreduced(ending);
         String stderrTail = splitAtMarker(unreduced.stderr().toString(), NONCE)[2];
 
         DispatchResult result = new ResultBudget(100, JSON).fit(ending);
@@ -229,13 +231,18 @@ class ResultBudgetTest {
         }
     }
 
+    /** The result as the finisher builds it before the budget. */
+    private static DispatchResult unreduced(Ending ending) {
+        return ending.result(ending.stdout(), ending.stderr(), List.of());
+    }
+
     private static long size(DispatchResult result) {
         return json(result).getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static String json(DispatchResult result) {
         try {
-            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
             JSON.write(result, out);
             return out.toString(StandardCharsets.UTF_8);
         } catch (IOException e) {

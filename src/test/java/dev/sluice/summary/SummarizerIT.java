@@ -1,14 +1,12 @@
 package dev.sluice.summary;
 
+import static dev.sluice.testsupport.Dispatches.awaitDelivered;
 import static dev.sluice.testsupport.Dispatches.awaitTerminal;
-import static dev.sluice.testsupport.Dispatches.get;
 import static dev.sluice.testsupport.Dispatches.script;
 import static dev.sluice.testsupport.Dispatches.submit;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -117,9 +115,7 @@ class SummarizerIT {
     }
 
     private void assertDeliveredWithoutSummary(String id) {
-        await().atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(100))
-                .until(() -> get(id), r -> "delivered".equals(r.getString("callback.state")));
+        awaitDelivered(id);
         assertThat(receiver.requests()).hasSize(1);
         assertThat(receiver.requests().get(0).bodyText()).doesNotContain("workerSummary");
     }

@@ -71,11 +71,6 @@ public record DispatchSpec(
         }
     }
 
-    /** Specs stored before the encoding existed have none: they send the body as it is. */
-    public boolean gzipsCallback() {
-        return callbackEncoding == CallbackEncoding.GZIP;
-    }
-
     /** Specs stored before the mode existed have none: they send the whole result. */
     public boolean sendsDigest() {
         return callbackMode == CallbackMode.DIGEST;

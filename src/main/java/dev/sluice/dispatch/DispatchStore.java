@@ -117,7 +117,10 @@ public class DispatchStore {
                 id);
     }
 
-    /** What a callback attempt sends, and whether it goes gzip-compressed. */
+    /**
+     * What a callback attempt sends, and whether it goes gzip-compressed; specs
+     * stored before the encoding existed have none and send the body as it is.
+     */
     public record CallbackBody(StoredBody body, DispatchSpec.CallbackEncoding encoding) {
 
         public boolean gzip() {

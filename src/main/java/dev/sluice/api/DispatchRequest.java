@@ -5,6 +5,8 @@ import java.util.Map;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * A dispatch as a control plane POSTs it (docs/api.md, section 3). Only
  * {@code image} is required; unknown fields are refused.
@@ -86,6 +88,13 @@ public record DispatchRequest(
                         + "(the digest of section 7.6, at most 512 bytes)",
                 enumeration = {"full", "digest"})
         String callbackMode,
+
+        @Schema(
+                description = "how each callback body is sent: identity (as it is, the default) or gzip "
+                        + "(Content-Encoding: gzip); the signature is over the uncompressed body (section 8.2)",
+                enumeration = {"identity", "gzip"})
+        @JsonInclude(JsonInclude.Include.NON_NULL) // absent, it leaves the idempotency fingerprint as before
+        String callbackEncoding,
 
         @Schema(description = "any JSON object of at most 16384 bytes, returned in the record, listing and result")
         Map<String, Object> metadata) {

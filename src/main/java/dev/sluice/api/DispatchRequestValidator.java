@@ -129,6 +129,7 @@ final class DispatchRequestValidator {
                 errors);
         checkCallbackUrl(r.callbackUrl(), errors);
         DispatchSpec.CallbackMode callbackMode = callbackMode(r.callbackMode(), errors);
+        DispatchSpec.CallbackEncoding callbackEncoding = callbackEncoding(r.callbackEncoding(), errors);
         checkMetadata(r.metadata(), errors);
         if (!errors.isEmpty()) {
             found.addAll(errors);
@@ -153,6 +154,7 @@ final class DispatchRequestValidator {
                 stderrCap,
                 r.callbackUrl(),
                 callbackMode,
+                callbackEncoding,
                 r.metadata());
     }
 
@@ -301,6 +303,16 @@ final class DispatchRequestValidator {
         return DispatchSpec.CallbackMode.fromWire(mode).orElseGet(() -> {
             errors.add(Problem.FieldError.of("callbackMode", "must be full or digest"));
             return DispatchSpec.CallbackMode.FULL;
+        });
+    }
+
+    private static DispatchSpec.CallbackEncoding callbackEncoding(String encoding, List<Problem.FieldError> errors) {
+        if (encoding == null) {
+            return DispatchSpec.CallbackEncoding.IDENTITY;
+        }
+        return DispatchSpec.CallbackEncoding.fromWire(encoding).orElseGet(() -> {
+            errors.add(Problem.FieldError.of("callbackEncoding", "must be identity or gzip"));
+            return DispatchSpec.CallbackEncoding.IDENTITY;
         });
     }
 

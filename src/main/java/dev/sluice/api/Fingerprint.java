@@ -51,6 +51,7 @@ final class Fingerprint {
                 request.output(),
                 request.callbackUrl(),
                 request.callbackMode(),
+                request.callbackEncoding(),
                 request.metadata());
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.writeValueAsBytes(withoutValues));

@@ -22,6 +22,7 @@ import javax.net.ssl.SSLException;
 
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.entity.GzipCompressingEntity;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
@@ -98,8 +99,12 @@ final class CallbackClient implements AutoCloseable {
                 .build();
     }
 
-    /** A body to send: its length, and its bytes streamed from where they are kept. */
-    record Body(long size, Opener opener) {
+    /**
+     * A body to send: its length, and its bytes streamed from where they are
+     * kept; with {@code gzip}, compressed as it is sent (chunked, since the
+     * compressed length is known only at the end).
+     */
+    record Body(long size, Opener opener, boolean gzip) {
 
         interface Opener {
             InputStream open() throws IOException;
@@ -119,7 +124,8 @@ final class CallbackClient implements AutoCloseable {
         } catch (IOException e) {
             return new Attempt(null, Optional.empty(), Failure.IO, "the stored result could not be read", 0);
         }
-        post.setEntity(new InputStreamEntity(content, body.size(), ContentType.APPLICATION_JSON));
+        InputStreamEntity entity = new InputStreamEntity(content, body.size(), ContentType.APPLICATION_JSON);
+        post.setEntity(body.gzip() ? new GzipCompressingEntity(entity) : entity);
         long start = System.nanoTime();
         // The socket timeout bounds each read; this bounds the whole attempt.
         ScheduledFuture<?> deadline = timer.schedule(post::cancel, attemptTimeout.toMillis(), TimeUnit.MILLISECONDS);

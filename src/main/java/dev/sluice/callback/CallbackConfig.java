@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -47,6 +48,13 @@ public interface CallbackConfig {
     /** How often the outbox is looked at for due deliveries (a finished dispatch is also sent at once). */
     @WithDefault("1s")
     Duration pollInterval();
+
+    /**
+     * The largest result, as JSON, that is stored and sent: a larger one loses
+     * text beside its markers in a fixed order, recorded in the result (ADR 0033).
+     */
+    @WithDefault("8M")
+    MemorySize maxBody();
 
     /** The longest Retry-After honoured; a receiver cannot park a delivery for longer. */
     @WithDefault("24h")

@@ -19,6 +19,7 @@ import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.LogScope;
+import dev.sluice.dispatch.DispatchSpec;
 import dev.sluice.dispatch.DispatchStore;
 import dev.sluice.store.StoredBody;
 import dev.sluice.worker.CrashPoint;
@@ -114,13 +115,15 @@ public final class CallbackDelivery {
     }
 
     private void attempt(CallbackStore.Due due) {
-        Optional<StoredBody> stored = due.table() == CallbackStore.Table.RESULTS
+        // A group's messages have no dispatch to ask for an encoding: they travel as they are.
+        Optional<DispatchStore.CallbackBody> stored = due.table() == CallbackStore.Table.RESULTS
                 ? dispatches.callbackBody(due.key())
-                : outbox.messageBody(due.key());
+                : outbox.messageBody(due.key())
+                        .map(body -> new DispatchStore.CallbackBody(body, DispatchSpec.CallbackEncoding.IDENTITY));
         if (stored.isEmpty()) {
             return; // the record is gone (reaped): nothing to deliver
         }
-        StoredBody body = stored.get();
+        StoredBody body = stored.get().body();
         long timestamp = clock.instant().getEpochSecond();
         String signature;
         try (InputStream in = body.open()) {
@@ -133,8 +136,11 @@ public final class CallbackDelivery {
                 "webhook-timestamp", Long.toString(timestamp),
                 "webhook-signature", signature);
         // Streamed from where the store keeps it: a body is never held whole for sending.
-        CallbackClient.Attempt attempt =
-                client.post(URI.create(due.url()), headers, new CallbackClient.Body(body.size(), body::open));
+        // The signature is over the body itself; gzip is only how it travels (Content-Encoding).
+        CallbackClient.Attempt attempt = client.post(
+                URI.create(due.url()),
+                headers,
+                new CallbackClient.Body(body.size(), body::open, stored.get().gzip()));
         CrashPoint.DURING_DELIVERY.reached();
         CallbackStore.Outcome outcome = outcome(due, attempt);
         outbox.record(due, worker, outcome);

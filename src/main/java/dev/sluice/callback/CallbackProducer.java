@@ -17,7 +17,9 @@ import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Threads;
 import dev.sluice.dispatch.DispatchStore;
+import dev.sluice.dispatch.ResultBudget;
 import dev.sluice.store.Jdbc;
+import dev.sluice.store.JsonColumns;
 import dev.sluice.worker.Worker;
 import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Identifier;
@@ -43,6 +45,13 @@ class CallbackProducer {
     RetrySchedule schedule(CallbackConfig config) {
         SecureRandom random = new SecureRandom();
         return new RetrySchedule(config.retrySchedule(), config.jitter(), config.maxRetryAfter(), random::nextDouble);
+    }
+
+    /** The stored result is the callback body, so the body's budget is applied as the result is built. */
+    @Produces
+    @Singleton
+    ResultBudget resultBudget(CallbackConfig config, JsonColumns json) {
+        return new ResultBudget(config.maxBody().asLongValue(), json);
     }
 
     @Produces

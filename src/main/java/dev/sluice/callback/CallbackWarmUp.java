@@ -72,7 +72,9 @@ class CallbackWarmUp {
         Duration second = Duration.ofSeconds(1);
         try (CallbackClient client = new CallbackClient(refusing, second, second, 1, 1, timer)) {
             return client.post(
-                    NOWHERE, headers, new CallbackClient.Body(BODY.length, () -> new ByteArrayInputStream(BODY)));
+                    NOWHERE,
+                    headers,
+                    new CallbackClient.Body(BODY.length, () -> new ByteArrayInputStream(BODY), false));
         } catch (IOException e) {
             throw new IllegalStateException("closing the warm-up's client: " + e.getMessage());
         } finally {

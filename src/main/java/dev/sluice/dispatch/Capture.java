@@ -18,6 +18,7 @@ final class Capture implements OutputSink {
     private final OutputCollector stdout;
     private final OutputCollector stderr;
     private final OutputSink watcher;
+    private final String nonce;
 
     Capture(String dispatchId, int stdoutCap, int stderrCap, SecretMasker masker) {
         this(dispatchId, stdoutCap, stderrCap, masker, null);
@@ -25,7 +26,7 @@ final class Capture implements OutputSink {
 
     Capture(String dispatchId, int stdoutCap, int stderrCap, SecretMasker masker, OutputSink watcher) {
         this.watcher = watcher;
-        String nonce = MarkerNonce.random();
+        this.nonce = MarkerNonce.random();
         this.stdout = new OutputCollector("stdout", stdoutCap, DispatchLinks.log(dispatchId, "stdout"), nonce, masker);
         this.stderr = new OutputCollector("stderr", stderrCap, DispatchLinks.log(dispatchId, "stderr"), nonce, masker);
     }
@@ -57,6 +58,11 @@ final class Capture implements OutputSink {
 
     long stderrWritten() {
         return stderr.bytesWritten();
+    }
+
+    /** The dispatch's marker nonce: the callback budget marks a whole stream it cuts with it too. */
+    String nonce() {
+        return nonce;
     }
 
     /** Both streams, their markers pointing at where the runtime's log of each now begins. */

@@ -27,6 +27,7 @@ import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 import dev.sluice.store.ResultBodies;
 import dev.sluice.store.StoreIdentity;
+import dev.sluice.summary.Summarizer;
 import dev.sluice.worker.Drain;
 import dev.sluice.worker.Worker;
 import dev.sluice.worker.WorkerConfig;
@@ -105,8 +106,14 @@ class DispatchProducer {
 
     @Produces
     @Singleton
-    Finisher finisher(DispatchTransitions transitions, Outbox outbox, Event<DispatchFinished> finished) {
-        return new Finisher(transitions, outbox, finished::fire);
+    Finisher finisher(
+            DispatchTransitions transitions,
+            Outbox outbox,
+            Event<DispatchFinished> finished,
+            ResultBudget budget,
+            Summarizer summarizer,
+            SecretVault vault) {
+        return new Finisher(transitions, outbox, finished::fire, budget, new Summaries(summarizer, vault));
     }
 
     @Produces

@@ -20,6 +20,7 @@ import dev.sluice.output.Utf8Text;
 import dev.sluice.report.AgentReport;
 import dev.sluice.report.ReportSource;
 import dev.sluice.report.ReportStatus;
+import dev.sluice.summary.WorkerSummary;
 
 /**
  * The result of a finished dispatch: the body POSTed to the callback and the
@@ -44,6 +45,7 @@ import dev.sluice.report.ReportStatus;
     "stderr",
     "stdoutOverflow",
     "stderrOverflow",
+    "reductions",
     "stdoutDigest",
     "stderrDigest",
     "logs",
@@ -53,6 +55,7 @@ import dev.sluice.report.ReportStatus;
     "report",
     "artifacts",
     "artifactsRefused",
+    "workerSummary",
     "metadata"
 })
 @Schema(
@@ -117,6 +120,12 @@ public record DispatchResult(
         Overflow stderrOverflow,
 
         @Schema(
+                description = "absent unless the result had to fit sluice.callback.max-body: what was removed "
+                        + "from the text beside each marker, in the order removed (section 7.9)")
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<Reduction> reductions,
+
+        @Schema(
                 required = true,
                 nullable = true,
                 description = "SHA-256, bytes and lines of the whole stdout stream as the logs endpoint serves it; "
@@ -157,8 +166,34 @@ public record DispatchResult(
         @JsonInclude(JsonInclude.Include.NON_NULL)
         ArtifactsRefused artifactsRefused,
 
+        @Schema(
+                description = "absent unless a summarizer is configured and made one: a generated summary of the "
+                        + "kept output, labelled as such (section 7.10)")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        WorkerSummary workerSummary,
+
         @Schema(required = true, nullable = true, description = "as given in the request")
         Map<String, Object> metadata) {
+
+    /**
+     * Text the callback budget removed from one kept part of a stream, beside
+     * its marker (ADR 0033). The overflow record keeps the capture's counts.
+     */
+    @Schema(name = "Reduction", description = "Text removed to fit sluice.callback.max-body (docs/api.md, 7.9).")
+    public record Reduction(
+            @Schema(
+                    required = true,
+                    enumeration = {"stdout", "stderr"})
+            String stream,
+
+            @Schema(
+                    required = true,
+                    enumeration = {"head", "tail"},
+                    description = "head: from the end of the kept head; tail: from the start of the kept tail")
+            String part,
+
+            @Schema(required = true, description = "UTF-8 bytes of the returned string removed")
+            long bytes) {}
 
     /**
      * Why the worker or the runtime could not run the dispatch, or what ended it

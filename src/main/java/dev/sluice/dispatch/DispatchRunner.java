@@ -279,7 +279,9 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     availableFrom,
                     recovered,
                     reports.reading(reportFile, stdout.text(), vault.maskerFor(id)),
-                    kept));
+                    kept,
+                    capture.nonce(),
+                    null));
         });
     }
 

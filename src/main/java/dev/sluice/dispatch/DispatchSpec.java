@@ -33,6 +33,7 @@ public record DispatchSpec(
         int stderrCap,
         String callbackUrl,
         CallbackMode callbackMode,
+        CallbackEncoding callbackEncoding,
         Map<String, Object> metadata) {
 
     /** What a callback carries: the whole result, or its digest (docs/api.md, section 7.6). */
@@ -48,6 +49,26 @@ public record DispatchSpec(
         /** The mode a request names; {@code null} for none, empty for a name that is not a mode. */
         public static Optional<CallbackMode> fromWire(String wire) {
             return Arrays.stream(values()).filter(m -> m.wire().equals(wire)).findFirst();
+        }
+    }
+
+    /**
+     * How a callback body is sent: as it is, or gzip-compressed with
+     * {@code Content-Encoding: gzip}; the signature is over the uncompressed
+     * body either way (docs/api.md, section 8.2).
+     */
+    public enum CallbackEncoding {
+        IDENTITY,
+        GZIP;
+
+        @JsonValue
+        public String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The encoding a request names; empty for a name that is not one. */
+        public static Optional<CallbackEncoding> fromWire(String wire) {
+            return Arrays.stream(values()).filter(e -> e.wire().equals(wire)).findFirst();
         }
     }
 

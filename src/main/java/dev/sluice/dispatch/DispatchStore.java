@@ -150,11 +150,22 @@ public class DispatchStore {
     }
 
     /**
-     * What a callback attempt sends: the stored result, or the stored digest
-     * when the dispatch asked for {@code callbackMode: digest}; empty before the
-     * dispatch finished, or when its record is gone.
+     * What a callback attempt sends, and whether it goes gzip-compressed; specs
+     * stored before the encoding existed have none and send the body as it is.
      */
-    public Optional<StoredBody> callbackBody(String id) {
+    public record CallbackBody(StoredBody body, DispatchSpec.CallbackEncoding encoding) {
+
+        public boolean gzip() {
+            return encoding == DispatchSpec.CallbackEncoding.GZIP;
+        }
+    }
+
+    /**
+     * What a callback attempt sends: the stored result, or the stored digest
+     * when the dispatch asked for {@code callbackMode: digest}, in the encoding
+     * it asked for; empty before the dispatch finished, or when its record is gone.
+     */
+    public Optional<CallbackBody> callbackBody(String id) {
         return jdbc.one(
                         "SELECT id, status, spec, summary, digest, " + RESULT_COLUMNS + " FROM dispatches WHERE id = ?",
                         row -> {
@@ -163,7 +174,8 @@ public class DispatchStore {
                                 return null;
                             }
                             DispatchSpec spec = json.read(row.string("spec"), DispatchSpec.class);
-                            return spec.sendsDigest() ? StoredBody.of(digest(row)) : result.body();
+                            StoredBody body = spec.sendsDigest() ? StoredBody.of(digest(row)) : result.body();
+                            return new CallbackBody(body, spec.callbackEncoding());
                         },
                         id)
                 .flatMap(Optional::ofNullable);

@@ -12,6 +12,7 @@ import jakarta.enterprise.event.ObservesAsync;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import dev.sluice.artifact.Artifacts;
 import dev.sluice.concurrent.WarmUp;
 import dev.sluice.output.OutputCollector;
 import dev.sluice.output.SecretMasker;
@@ -49,6 +50,9 @@ class DispatchWarmUp {
     @Inject
     Clock clock;
 
+    @Inject
+    ResultBudget budget;
+
     void warmUp(@ObservesAsync @Priority(WarmUp.DISPATCH) WarmUp warmUp) {
         warmUp.step("dispatch", () -> {
             Jdbc bounded = jdbc.bounded(warmUp.timeLeft());
@@ -58,7 +62,9 @@ class DispatchWarmUp {
             expect(store.find(id).isEmpty(), "found");
             expect(store.storedResult(id).isEmpty(), "found with a result");
             expect(!transitions.markStarting(id), "started");
-            expect(!transitions.finish(ending(id).closing(), DispatchTransitions.From.QUEUED, outbox), "finished");
+            expect(
+                    !transitions.finish(ending(id).closing(budget), DispatchTransitions.From.QUEUED, outbox),
+                    "finished");
         });
     }
 
@@ -81,6 +87,7 @@ class DispatchWarmUp {
                 OutputCollector.MIN_CAP,
                 null,
                 DispatchSpec.CallbackMode.FULL,
+                DispatchSpec.CallbackEncoding.IDENTITY,
                 Map.of("warmUp", true));
         Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap(), SecretMasker.NONE);
         capture.stdout(OUTPUT, 0, OUTPUT.length);
@@ -98,7 +105,10 @@ class DispatchWarmUp {
                 capture.finishStderr(DispatchResult.AvailableFrom.WHOLE),
                 DispatchResult.AvailableFrom.WHOLE,
                 false,
-                ReportReading.MISSING);
+                ReportReading.MISSING,
+                Artifacts.NONE,
+                capture.nonce(),
+                null);
     }
 
     private static void expect(boolean holds, String what) {

@@ -2,10 +2,12 @@ package dev.sluice.dispatch;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import dev.sluice.artifact.Artifacts;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.report.ReportReading;
+import dev.sluice.summary.WorkerSummary;
 
 /**
  * How a dispatch ended: what its {@link DispatchResult} and listing summary are
@@ -16,6 +18,8 @@ import dev.sluice.report.ReportReading;
  * @param recovered       the output was read back from the runtime's log rather than captured live
  * @param report          what the worker made of the agent's report
  * @param artifacts       what the worker kept of the agent's artifacts directory
+ * @param nonce           the dispatch's marker nonce; {@code null} when its output was never read
+ * @param workerSummary   a generated summary of the output, when a summarizer made one
  */
 record Ending(
         String id,
@@ -30,37 +34,9 @@ record Ending(
         DispatchResult.AvailableFrom availableFrom,
         boolean recovered,
         ReportReading report,
-        Artifacts artifacts) {
-
-    /** An ending without artifacts. */
-    Ending(
-            String id,
-            DispatchSpec spec,
-            Dispatch.Status status,
-            Integer exitCode,
-            DispatchResult.Error error,
-            Instant startedAt,
-            Instant finishedAt,
-            CapturedOutput stdout,
-            CapturedOutput stderr,
-            DispatchResult.AvailableFrom availableFrom,
-            boolean recovered,
-            ReportReading report) {
-        this(
-                id,
-                spec,
-                status,
-                exitCode,
-                error,
-                startedAt,
-                finishedAt,
-                stdout,
-                stderr,
-                availableFrom,
-                recovered,
-                report,
-                Artifacts.NONE);
-    }
+        Artifacts artifacts,
+        String nonce,
+        WorkerSummary workerSummary) {
 
     /** A dispatch that ended without running (cancelled while queued, refused by the runtime, lost). */
     static Ending withoutOutput(
@@ -77,10 +53,33 @@ record Ending(
                 CapturedOutput.EMPTY,
                 DispatchResult.AvailableFrom.WHOLE,
                 false,
-                ReportReading.MISSING);
+                ReportReading.MISSING,
+                Artifacts.NONE,
+                null,
+                null);
     }
 
-    DispatchResult result() {
+    Ending withSummary(WorkerSummary summary) {
+        return new Ending(
+                id,
+                spec,
+                status,
+                exitCode,
+                error,
+                startedAt,
+                finishedAt,
+                stdout,
+                stderr,
+                availableFrom,
+                recovered,
+                report,
+                artifacts,
+                nonce,
+                summary);
+    }
+
+    /** The result with these outputs (the captured ones, or as the callback budget reduced them). */
+    DispatchResult result(CapturedOutput stdout, CapturedOutput stderr, List<DispatchResult.Reduction> reductions) {
         Long durationMs = startedAt == null
                 ? null
                 : Duration.between(startedAt, finishedAt).toMillis();
@@ -97,6 +96,7 @@ record Ending(
                 stderr.text(),
                 stdout.overflow(),
                 stderr.overflow(),
+                reductions,
                 stdout.digest(),
                 stderr.digest(),
                 new DispatchResult.Logs(
@@ -111,12 +111,16 @@ record Ending(
                 report.report(),
                 artifacts.kept(),
                 artifacts.refused(),
+                workerSummary,
                 spec.metadata());
     }
 
-    /** The result, with the listing's summary and the digest made from it: what the store keeps. */
-    DispatchTransitions.Closing closing() {
-        DispatchResult result = result();
+    /**
+     * The result within the callback budget, with the listing's summary and the
+     * digest made from it: what the store keeps.
+     */
+    DispatchTransitions.Closing closing(ResultBudget budget) {
+        DispatchResult result = budget.fit(this);
         return new DispatchTransitions.Closing(
                 result,
                 DispatchSummary.of(result, stdout.originalBytes(), stderr.originalBytes()),

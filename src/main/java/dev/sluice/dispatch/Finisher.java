@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
+import dev.sluice.artifact.Artifacts;
 import dev.sluice.concurrent.LogScope;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.report.ReportReading;
@@ -25,11 +26,20 @@ final class Finisher {
     private final DispatchTransitions transitions;
     private final Outbox outbox;
     private final Consumer<DispatchFinished> announce;
+    private final ResultBudget budget;
+    private final Summaries summaries;
 
-    Finisher(DispatchTransitions transitions, Outbox outbox, Consumer<DispatchFinished> announce) {
+    Finisher(
+            DispatchTransitions transitions,
+            Outbox outbox,
+            Consumer<DispatchFinished> announce,
+            ResultBudget budget,
+            Summaries summaries) {
         this.transitions = transitions;
         this.outbox = outbox;
         this.announce = announce;
+        this.budget = budget;
+        this.summaries = summaries;
     }
 
     /** Ends a dispatch in any non-terminal state; false when it had already ended. */
@@ -44,7 +54,8 @@ final class Finisher {
 
     private boolean finishWhere(Ending ending, DispatchTransitions.From from) {
         try (LogScope scope = LogScope.dispatch(ending.id())) {
-            DispatchTransitions.Closing closing = ending.closing();
+            // Before the store is touched: a summary may take up to the summarizer's timeout.
+            DispatchTransitions.Closing closing = summaries.add(ending).closing(budget);
             if (!transitions.finish(closing, from, outbox)) {
                 return false;
             }
@@ -93,8 +104,11 @@ final class Finisher {
                     // Its output was never counted, so what the runtime still holds cannot be placed.
                     null,
                     false,
-                    ReportReading.MISSING);
-            return ending.closing();
+                    ReportReading.MISSING,
+                    Artifacts.NONE,
+                    null,
+                    null);
+            return ending.closing(budget);
         });
         closed.forEach(result -> {
             try (LogScope scope = LogScope.dispatch(result.dispatchId())) {

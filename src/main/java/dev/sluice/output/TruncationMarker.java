@@ -1,5 +1,7 @@
 package dev.sluice.output;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * The line that stands where a stream's middle was dropped, for example:
  * <pre>[... sluice q3Zk8vR1xW0b: 5242880 of 9437184 bytes of stdout omitted; full log: /v1/dispatches/d-7f3a/logs/stdout ...]</pre>
@@ -37,9 +39,35 @@ final class TruncationMarker {
      * @param availableFrom the first byte of the stream the runtime's log still holds
      */
     String render(long dropped, long original, long availableFrom) {
+        return render(dropped, original, availableFrom, 0);
+    }
+
+    /**
+     * The marker; of a stream the callback budget reduced (ADR 0033), it also
+     * states the bytes of this text the budget removed beside it.
+     *
+     * @param reduced the bytes of this text the callback budget removed
+     */
+    String render(long dropped, long original, long availableFrom, long reduced) {
         String log = availableFrom > 0 ? "log from byte " + availableFrom : "full log";
-        return "\n[... sluice " + nonce + ": " + dropped + " of " + original + " bytes of " + stream + " omitted; "
-                + log + ": " + fullLog + " ...]\n";
+        String budget = reduced == 0 ? "" : ", and " + reduced + " more bytes of this text to fit the callback budget";
+        return "\n[... sluice " + nonce + ": " + dropped + " of " + original + " bytes of " + stream + " omitted"
+                + budget + "; " + log + ": " + fullLog + " ...]\n";
+    }
+
+    /** Where this marker's line begins in {@code text} (its opening newline), or -1. */
+    int find(byte[] text) {
+        byte[] opening = ("\n[... sluice " + nonce + ": ").getBytes(StandardCharsets.UTF_8);
+        outer:
+        for (int i = 0; i + opening.length <= text.length; i++) {
+            for (int j = 0; j < opening.length; j++) {
+                if (text[i + j] != opening[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     /** Room to reserve for the marker of a stream of {@code original} bytes, whatever gets dropped. */

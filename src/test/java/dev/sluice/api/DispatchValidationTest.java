@@ -76,6 +76,8 @@ class DispatchValidationTest {
                 Arguments.of(
                         "{\"image\":\"x\",\"callbackUrl\":\"ftp://example.com/hook\"}", 422, List.of("callbackUrl")),
                 Arguments.of("{\"image\":\"x\",\"callbackUrl\":\"not a url\"}", 422, List.of("callbackUrl")),
+                Arguments.of("{\"image\":\"x\",\"callbackEncoding\":\"br\"}", 422, List.of("callbackEncoding")),
+                Arguments.of("{\"image\":\"x\",\"callbackEncoding\":\"GZIP\"}", 422, List.of("callbackEncoding")),
                 Arguments.of(
                         "{\"image\":\"x\",\"callbackUrl\":\"http://Metadata.Google.Internal./computeMetadata/v1/\"}",
                         422,

@@ -58,7 +58,7 @@ class CallbackClientTest {
 
     private static CallbackClient.Body body(String json) {
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-        return new CallbackClient.Body(bytes.length, () -> new ByteArrayInputStream(bytes));
+        return new CallbackClient.Body(bytes.length, () -> new ByteArrayInputStream(bytes), false);
     }
 
     @Test

@@ -54,6 +54,7 @@ class DispatchArtifactsTest {
                 r.stderr(),
                 r.stdoutOverflow(),
                 r.stderrOverflow(),
+                r.reductions(),
                 r.stdoutDigest(),
                 r.stderrDigest(),
                 r.logs(),
@@ -62,6 +63,7 @@ class DispatchArtifactsTest {
                 r.reportDetail(),
                 r.report(),
                 kept,
+                null,
                 null,
                 r.metadata()));
     }

@@ -72,6 +72,7 @@ public final class StoredDispatches {
                 Utf8Text.EMPTY,
                 new Overflow(9, 8, 1, "n0nce-n0nce"),
                 null,
+                List.of(),
                 new StreamDigest("0".repeat(64), 9, 1),
                 new StreamDigest("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", 0, 0),
                 new DispatchResult.Logs("/a", "/b", false, false),
@@ -80,6 +81,7 @@ public final class StoredDispatches {
                 null,
                 null,
                 List.of(),
+                null,
                 null,
                 Map.of("task", "t"));
     }

@@ -52,6 +52,13 @@ public final class Dispatches {
         return awaitTerminal(id, Duration.ofSeconds(60));
     }
 
+    /** Waits until the dispatch's callback was delivered and returns the record. */
+    public static JsonPath awaitDelivered(String id) {
+        return await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> get(id), r -> "delivered".equals(r.getString("callback.state")));
+    }
+
     public static JsonPath awaitStatus(String id, String status) {
         return await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(50))

@@ -26,6 +26,29 @@ public final class Profiles {
         }
     }
 
+    /** Results and callback bodies kept within 16 KiB (ADR 0033). */
+    public static final class SmallCallbackBudget implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("sluice.callback.max-body", "16K");
+        }
+    }
+
+    /** Summaries from the shared chat-completions test peer, with a short timeout (ADR 0034). */
+    public static final class Summaries implements QuarkusTestProfile {
+        public static final String API_KEY = "sk-test-0123456789abcdef";
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "sluice.summarizer.url", ChatCompletionsServer.shared().url(),
+                    "sluice.summarizer.model", "test-model",
+                    "sluice.summarizer.api-key", API_KEY,
+                    "sluice.summarizer.timeout", "3s",
+                    "sluice.summarizer.max-input-bytes", "4K");
+        }
+    }
+
     /** One container at a time, two waiting. */
     public static final class SmallCapacity implements QuarkusTestProfile {
         @Override

@@ -1,5 +1,6 @@
 package dev.sluice.testsupport;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,6 +22,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.GZIPInputStream;
 
 /**
  * A real HTTP/1.1 server on a plain socket that records every request and
@@ -60,6 +62,18 @@ public final class Receiver implements AutoCloseable {
 
         public String bodyText() {
             return new String(body, StandardCharsets.UTF_8);
+        }
+
+        /** The body as sent before its {@code Content-Encoding}: gunzipped when it says gzip. */
+        public byte[] decodedBody() {
+            if (!"gzip".equalsIgnoreCase(header("content-encoding"))) {
+                return body;
+            }
+            try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
+                return in.readAllBytes();
+            } catch (IOException e) {
+                throw new IllegalStateException("not gzip", e);
+            }
         }
     }
 
@@ -204,9 +218,38 @@ public final class Receiver implements AutoCloseable {
                         lines[i].substring(colon + 1).strip());
             }
         }
-        int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
-        byte[] body = in.readNBytes(length);
+        byte[] body = "chunked".equalsIgnoreCase(headers.get("transfer-encoding"))
+                ? readChunked(in)
+                : in.readNBytes(Integer.parseInt(headers.getOrDefault("content-length", "0")));
         return new Request(Instant.now(), start[0], start.length > 1 ? start[1] : "", headers, body);
+    }
+
+    /** A chunked body (RFC 9112, 7.1): sizes in hex, each chunk followed by CRLF, ended by a zero chunk. */
+    private static byte[] readChunked(InputStream in) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        while (true) {
+            String sizeLine = line(in);
+            int size = Integer.parseInt(sizeLine.split(";", 2)[0].strip(), 16);
+            if (size == 0) {
+                while (!line(in).isEmpty()) {
+                    // trailer fields, ignored
+                }
+                return body.toByteArray();
+            }
+            body.write(in.readNBytes(size));
+            line(in);
+        }
+    }
+
+    private static String line(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int b;
+        while ((b = in.read()) >= 0 && b != '\n') {
+            if (b != '\r') {
+                line.write(b);
+            }
+        }
+        return line.toString(StandardCharsets.ISO_8859_1);
     }
 
     @Override

@@ -4,9 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Verifies a delivery the way a receiver's Standard Webhooks library does,
@@ -18,6 +22,8 @@ public final class Signatures {
     public static final List<String> TEST_SECRETS =
             List.of("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private Signatures() {}
 
     /** True when the signature header holds a valid v1 signature, by {@code secret}, of id, timestamp and body. */
@@ -25,6 +31,18 @@ public final class Signatures {
         String expected =
                 sign(secret, request.header("webhook-id"), request.header("webhook-timestamp"), request.body());
         return Arrays.asList(request.header("webhook-signature").split(" ")).contains("v1," + expected);
+    }
+
+    /**
+     * Asks the standardwebhooks library (Node) whether {@code body} with
+     * {@code headers} is signed by {@code secret}, as a receiver would.
+     */
+    public static Program.Result verifyWithLibrary(String secret, Map<String, String> headers, byte[] body) {
+        ObjectNode delivery = JSON.createObjectNode();
+        delivery.put("secret", secret);
+        delivery.set("headers", JSON.valueToTree(headers));
+        delivery.put("body", Base64.getEncoder().encodeToString(body));
+        return Program.node(delivery.toString(), "verify-webhook.mjs");
     }
 
     private static String sign(String secret, String id, String timestamp, byte[] body) {

@@ -45,6 +45,7 @@ public final class StoreFixtures {
                 256 << 10,
                 callbackUrl,
                 DispatchSpec.CallbackMode.FULL,
+                DispatchSpec.CallbackEncoding.IDENTITY,
                 Map.of("task", "review-42", "attempt", 2));
     }
 

@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -52,22 +51,12 @@ class DispatchGroupIT {
         return given().contentType(ContentType.JSON).body(body).post("/v1/dispatch-groups");
     }
 
-    /** The group's messages as the receiver got them, one per webhook-id (a retry repeats the same body). */
-    private Map<String, Receiver.Request> messages(String groupId) {
-        Map<String, Receiver.Request> byId = new LinkedHashMap<>();
-        for (Receiver.Request r : receiver.requests()) {
-            String id = r.header("webhook-id");
-            if (id != null && id.startsWith("msg_" + groupId + "_")) {
-                byId.putIfAbsent(id, r);
-            }
-        }
-        return byId;
-    }
-
     private Map<String, Receiver.Request> awaitFinal(String groupId, Duration within) {
         return await().atMost(within)
                 .pollInterval(Duration.ofMillis(200))
-                .until(() -> messages(groupId), m -> m.containsKey("msg_" + groupId + "_final"));
+                .until(
+                        () -> receiver.byWebhookId("msg_" + groupId + "_"),
+                        m -> m.containsKey("msg_" + groupId + "_final"));
     }
 
     @Test

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -73,7 +72,9 @@ class GroupRestartIT {
 
             Map<String, Receiver.Request> messages = await().atMost(Duration.ofMinutes(1))
                     .pollInterval(Duration.ofMillis(200))
-                    .until(() -> messages(groupId), m -> m.containsKey("msg_" + groupId + "_final"));
+                    .until(
+                            () -> receiver.byWebhookId("msg_" + groupId + "_"),
+                            m -> m.containsKey("msg_" + groupId + "_final"));
             List<String> reported = new ArrayList<>();
             for (Receiver.Request message : messages.values()) {
                 assertThat(Signatures.verifies(message, Signatures.TEST_SECRETS.get(0)))
@@ -84,16 +85,5 @@ class GroupRestartIT {
             }
             assertThat(reported).containsExactlyInAnyOrderElementsOf(members);
         }
-    }
-
-    private Map<String, Receiver.Request> messages(String groupId) {
-        Map<String, Receiver.Request> byId = new LinkedHashMap<>();
-        for (Receiver.Request r : receiver.requests()) {
-            String id = r.header("webhook-id");
-            if (id != null && id.startsWith("msg_" + groupId + "_")) {
-                byId.putIfAbsent(id, r);
-            }
-        }
-        return byId;
     }
 }

@@ -10,12 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.testsupport.Receiver;
-import dev.sluice.testsupport.WorkerClient;
+import dev.sluice.testsupport.Reports;
 import dev.sluice.testsupport.WorkerProcess;
 
 /**
@@ -93,31 +92,8 @@ public final class GroupOverhead {
     }
 
     /** The member every side runs: a ~2 KB report, as DispatchGroupIT's agents write. */
-    private Map<String, Object> member(int n) throws Exception {
-        Map<String, Object> report = new LinkedHashMap<>();
-        report.put(
-                "summary",
-                "Reviewed module " + n + ": the parser handles empty and oversized input, the retry "
-                        + "loop backs off as documented, and two error paths lose their cause; nothing blocks a release.");
-        report.put(
-                "keyFindings",
-                IntStream.range(0, 9)
-                        .mapToObj(i -> "Finding " + i + " of module " + n + ": the handler at line " + (100 + i * 17)
-                                + " swallows an exception and returns an empty list, so callers cannot tell a "
-                                + "failure from no data; log and rethrow.")
-                        .toList());
-        report.put("confidence", "high");
-        report.put("verdict", "approve");
-        report.put(
-                "filesChanged",
-                IntStream.range(0, 6)
-                        .mapToObj(i -> "src/main/java/module" + n + "/Part" + i + ".java")
-                        .toList());
-        report.put("stats", Map.of("testsRun", 120 + n, "failures", 0, "coverage", "81%"));
-        Map<String, Object> member =
-                new HashMap<>(WorkerClient.script("printf '%s' \"$REPORT\" > /sluice/out/report.json; echo done"));
-        member.put("env", Map.of("REPORT", JSON.writeValueAsString(report)));
-        return member;
+    private static Map<String, Object> member(int n) {
+        return new HashMap<>(Reports.writing(Reports.twoKilobytes(n)));
     }
 
     private Run singles(String mode) throws Exception {

@@ -26,6 +26,6 @@ public interface GroupConfig {
     Duration batchWindow();
 
     /** How often running groups are looked at for batches due. */
-    @WithDefault("500ms")
+    @WithDefault("1s")
     Duration pollInterval();
 }

@@ -9,10 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
@@ -23,6 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.testsupport.Dispatches;
 import dev.sluice.testsupport.Receiver;
+import dev.sluice.testsupport.Reports;
 import dev.sluice.testsupport.Signatures;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -48,58 +47,16 @@ class DispatchGroupIT {
         receiver.close();
     }
 
-    /** A report of about 2 KB: most of it findings, as an agent that looked closely writes. */
-    private static String report(int n) throws Exception {
-        Map<String, Object> report = new LinkedHashMap<>();
-        report.put(
-                "summary",
-                "Reviewed module " + n + ": the parser handles empty and oversized input, the retry loop backs off "
-                        + "as documented, and two error paths lose their cause; nothing blocks a release.");
-        report.put(
-                "keyFindings",
-                IntStream.range(0, 9)
-                        .mapToObj(i -> "Finding " + i + " of module " + n + ": "
-                                + "the handler at line " + (100 + i * 17) + " swallows an exception and returns "
-                                + "an empty list, so callers cannot tell a failure from no data; log and rethrow.")
-                        .toList());
-        report.put("confidence", "high");
-        report.put("verdict", "approve");
-        report.put(
-                "filesChanged",
-                IntStream.range(0, 6)
-                        .mapToObj(i -> "src/main/java/module" + n + "/Part" + i + ".java")
-                        .toList());
-        report.put("stats", Map.of("testsRun", 120 + n, "failures", 0, "coverage", "81%"));
-        return JSON.writeValueAsString(report);
-    }
-
-    private static Map<String, Object> reporting(String report) {
-        Map<String, Object> member =
-                new HashMap<>(script("printf '%s' \"$REPORT\" > /sluice/out/report.json; echo done"));
-        member.put("env", Map.of("REPORT", report));
-        return member;
-    }
-
     private static Response postGroup(Object body) {
         return given().contentType(ContentType.JSON).body(body).post("/v1/dispatch-groups");
-    }
-
-    /** The group's messages as the receiver got them, one per webhook-id (a retry repeats the same body). */
-    private Map<String, Receiver.Request> messages(String groupId) {
-        Map<String, Receiver.Request> byId = new LinkedHashMap<>();
-        for (Receiver.Request r : receiver.requests()) {
-            String id = r.header("webhook-id");
-            if (id != null && id.startsWith("msg_" + groupId + "_")) {
-                byId.putIfAbsent(id, r);
-            }
-        }
-        return byId;
     }
 
     private Map<String, Receiver.Request> awaitFinal(String groupId, Duration within) {
         return await().atMost(within)
                 .pollInterval(Duration.ofMillis(200))
-                .until(() -> messages(groupId), m -> m.containsKey("msg_" + groupId + "_final"));
+                .until(
+                        () -> receiver.byWebhookId("msg_" + groupId + "_"),
+                        m -> m.containsKey("msg_" + groupId + "_final"));
     }
 
     @Test
@@ -107,9 +64,9 @@ class DispatchGroupIT {
         List<Map<String, Object>> members = new ArrayList<>();
         List<Integer> reportSizes = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
-            String report = report(i);
+            String report = Reports.twoKilobytes(i);
             reportSizes.add(report.getBytes(StandardCharsets.UTF_8).length);
-            members.add(reporting(report));
+            members.add(Reports.writing(report));
         }
         assertThat(reportSizes).allSatisfy(size -> assertThat(size).isBetween(1900, 2300));
         Response accepted = postGroup(Map.of(
@@ -157,7 +114,7 @@ class DispatchGroupIT {
             JsonPath full = Dispatches.get(id);
             assertThat(full.getString("status")).isEqualTo("succeeded");
             assertThat(full.getString("result.reportStatus")).isEqualTo("present");
-            assertThat(full.getList("result.report.keyFindings")).hasSize(9);
+            assertThat(full.getList("result.report.keyFindings")).hasSize(Reports.FINDINGS);
             assertThat(full.getString("callback")).isNull();
         }
         JsonPath group = given().get("/v1/dispatch-groups/" + groupId)
@@ -176,7 +133,8 @@ class DispatchGroupIT {
 
     @Test
     void aBatchOfDigestsCarriesEachMembersOwnDigest() throws Exception {
-        List<Map<String, Object>> members = List.of(reporting(report(1)), reporting(report(2)), script("exit 3"));
+        List<Map<String, Object>> members = List.of(
+                Reports.writing(Reports.twoKilobytes(1)), Reports.writing(Reports.twoKilobytes(2)), script("exit 3"));
         String groupId = postGroup(Map.of(
                         "dispatches", members, "callbackUrl", receiver.url("/hooks/g"), "maxDigestBytes", 1 << 20))
                 .then()

@@ -131,6 +131,21 @@ public final class Receiver implements AutoCloseable {
         }
     }
 
+    /**
+     * The requests whose webhook-id starts with {@code prefix}, one per
+     * webhook-id (a retry repeats the same body), in the order they first came.
+     */
+    public Map<String, Request> byWebhookId(String prefix) {
+        Map<String, Request> byId = new LinkedHashMap<>();
+        for (Request r : requests()) {
+            String id = r.header("webhook-id");
+            if (id != null && id.startsWith(prefix)) {
+                byId.putIfAbsent(id, r);
+            }
+        }
+        return byId;
+    }
+
     /** Connections accepted, whether or not a request followed. */
     public int connections() {
         return connections.get();

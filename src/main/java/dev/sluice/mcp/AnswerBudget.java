@@ -1,5 +1,6 @@
 package dev.sluice.mcp;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +59,7 @@ final class AnswerBudget {
     JsonNode tree(byte[] jsonBytes) {
         try {
             return json.readTree(jsonBytes);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("stored JSON is not readable", e);
         }
     }

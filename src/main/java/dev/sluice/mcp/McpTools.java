@@ -23,6 +23,7 @@ import dev.sluice.dispatch.DispatchIntake;
 import io.quarkiverse.mcp.server.ToolManager;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -35,12 +36,17 @@ import io.vertx.core.json.JsonObject;
 @Singleton
 class McpTools {
 
+    /** Each tool's arguments, read by Jackson (so registered for a native image too). */
+    @RegisterForReflection
     record ResultArguments(String id, Boolean full) {}
 
+    @RegisterForReflection
     record LogArguments(String id, String stream, Long offset, Long limit) {}
 
+    @RegisterForReflection
     record IdArguments(String id) {}
 
+    @RegisterForReflection
     record ListArguments(String status, Long limit, String after) {}
 
     /** Hints for clients: title, read-only, destructive, idempotent, open world. */
@@ -132,10 +138,11 @@ class McpTools {
         Duration wait = waitBound(request.remove("wait"));
         DispatchRequest parsed = actions.read(request.toString());
         DispatchIntake.Accepted accepted = actions.create(parsed);
-        Dispatch now = waits.await(accepted.dispatch().id(), wait);
+        String id = accepted.dispatch().id();
+        waits.await(id, wait);
         ObjectNode out = json.createObjectNode();
         out.put("replayed", !accepted.created());
-        out.set("digest", budget.tree(actions.digest(now.id())));
+        out.set("digest", budget.tree(actions.digest(id)));
         return budget.small(out);
     }
 

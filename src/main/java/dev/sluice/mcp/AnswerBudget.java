@@ -39,7 +39,12 @@ final class AnswerBudget {
     private final ObjectMapper json;
 
     AnswerBudget(long maxBytes, ObjectMapper json) {
-        this.max = (int) Math.max(MIN_BYTES, Math.min(Integer.MAX_VALUE / 2, maxBytes));
+        if (maxBytes < MIN_BYTES) {
+            // Like the output caps: a setting that cannot work stops the worker at start-up, naming itself.
+            throw new IllegalArgumentException("sluice.mcp.max-result-bytes must be at least 1K (the digest and "
+                    + "what wraps it), not " + maxBytes + " bytes");
+        }
+        this.max = (int) Math.min(Integer.MAX_VALUE / 2, maxBytes);
         this.json = json;
     }
 

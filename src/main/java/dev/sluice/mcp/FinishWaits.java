@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -24,13 +25,17 @@ import dev.sluice.dispatch.DispatchFinished;
 @Singleton
 class FinishWaits {
 
-    private final DispatchActions actions;
+    private final Function<String, Dispatch> records;
     /** Each waiter's own future, by dispatch id. */
     private final ConcurrentHashMap<String, Set<CompletableFuture<Void>>> waits = new ConcurrentHashMap<>();
 
     @Inject
     FinishWaits(DispatchActions actions) {
-        this.actions = actions;
+        this(actions::get);
+    }
+
+    FinishWaits(Function<String, Dispatch> records) {
+        this.records = records;
     }
 
     void finished(@Observes DispatchFinished event) {
@@ -43,13 +48,13 @@ class FinishWaits {
     /** The dispatch once it is terminal, or as it is when {@code bound} has passed. */
     Dispatch await(String id, Duration bound) {
         if (bound.isZero()) {
-            return actions.get(id);
+            return records.apply(id);
         }
         CompletableFuture<Void> wait = new CompletableFuture<>();
         waits.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(wait);
         try {
             // Read after registering: a dispatch that ended before is seen here, one that ends after wakes us.
-            Dispatch now = actions.get(id);
+            Dispatch now = records.apply(id);
             if (now.status().terminal()) {
                 return now;
             }
@@ -66,6 +71,6 @@ class FinishWaits {
                 return waiting.isEmpty() ? null : waiting;
             });
         }
-        return actions.get(id);
+        return records.apply(id);
     }
 }

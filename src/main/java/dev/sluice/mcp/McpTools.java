@@ -52,6 +52,12 @@ class McpTools {
     /** Hints for clients: title, read-only, destructive, idempotent, open world. */
     private static final ToolManager.ToolAnnotations READ_ONLY =
             new ToolManager.ToolAnnotations(null, true, false, true, false);
+    /** A new dispatch each call without an id. */
+    private static final ToolManager.ToolAnnotations CREATES =
+            new ToolManager.ToolAnnotations(null, false, false, false, false);
+    /** Stops a container; again changes nothing. */
+    private static final ToolManager.ToolAnnotations STOPS =
+            new ToolManager.ToolAnnotations(null, false, true, true, false);
 
     @FunctionalInterface
     private interface Tool {
@@ -85,14 +91,10 @@ class McpTools {
 
     void register(@Observes StartupEvent start) {
         ToolSchemas schemas = new ToolSchemas(json, maxWait, budget.max());
-        register(
-                "dispatch_subagent",
-                schemas,
-                new ToolManager.ToolAnnotations(null, false, false, false, false),
-                this::dispatch);
+        register("dispatch_subagent", schemas, CREATES, this::dispatch);
         register("get_result", schemas, READ_ONLY, this::result);
         register("read_log", schemas, READ_ONLY, this::log);
-        register("cancel", schemas, new ToolManager.ToolAnnotations(null, false, true, true, false), this::cancel);
+        register("cancel", schemas, STOPS, this::cancel);
         register("list_dispatches", schemas, READ_ONLY, this::list);
     }
 

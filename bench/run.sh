@@ -12,6 +12,8 @@
 #                                 the attach paths compared on one flood (ADR 0011; 1024 MiB, 3 rounds)
 #   bench/run.sh calls [calls] [rounds]
 #                                 one control call's cost, beside docker-java's pooled httpclient5 transport (300 calls, 3 rounds)
+#   bench/run.sh groups [members] [rounds]
+#                                 a dispatch group beside as many single dispatches (ADR 0028; 30 members, 3 rounds)
 #   bench/run.sh jit [rounds]     the shipped C1-only JIT beside the full tiered compiler: worker CPU per flood (3 rounds)
 #   bench/run.sh image [runs]     P6 in the JVM image (scripts/jvm-image.sh builds it): start-up and idle memory,
 #                                 with and without AppCDS and other start-up options (5 runs each, about 10 minutes)
@@ -39,6 +41,10 @@ fi
 if [ "${1:-}" = "jit" ]; then
   shift
   exec java -Xmx256m -cp "$cp" dev.sluice.bench.CompilerComparison "$@"
+fi
+if [ "${1:-}" = "groups" ]; then
+  shift
+  exec java -Xmx512m -cp "$cp" dev.sluice.bench.GroupOverhead "$@"
 fi
 if [ "${1:-}" = "calls" ]; then
   shift

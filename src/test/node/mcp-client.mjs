@@ -1,5 +1,5 @@
 // Drives Sluice's MCP server with the official TypeScript SDK, as an
-// orchestrating agent's MCP client would (docs/api.md, section 2.9).
+// orchestrating agent's MCP client would (docs/api.md, section 2.11).
 //
 // Usage: node mcp-client.mjs <url of /mcp> <bearer token> <agent image>
 // Prints one JSON object with what each step saw; the Java test asserts on it.

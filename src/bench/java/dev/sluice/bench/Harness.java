@@ -250,11 +250,14 @@ public final class Harness {
                 rssM <= 128);
     }
 
-    /** P3: a container that runs {@code true}, submit to callback received, against docker run --rm. */
+    /**
+     * P3: a container that runs {@code true}, submit to callback received, against docker run --rm; and the first
+     * dispatch of fresh workers, submitted as soon as each reports started and once it has had time to warm up.
+     */
     private void overhead() throws Exception {
         try (Receiver r = Receiver.on("127.0.0.1");
                 WorkerProcess w = worker("json-file")) {
-            double first = timedDispatch(w, r, "true");
+            timedDispatch(w, r, "true"); // not counted: the rows below are of a worker past its first dispatch
             List<Double> sluice = new ArrayList<>();
             List<Double> polled = new ArrayList<>();
             List<Double> docker = new ArrayList<>();
@@ -296,15 +299,33 @@ public final class Harness {
                     signed(s99 - d99) + " ms",
                     "≤ CLI + 100 ms",
                     s99 <= d99 + 100);
-            row(
-                    "P3",
-                    "first dispatch after start-up",
-                    f(first * 1000) + " ms",
-                    "steady p50 " + f(s50) + " ms",
-                    signed(first * 1000 - s50) + " ms",
-                    "≤ steady + 50 ms",
-                    first * 1000 <= s50 + 50);
+            firstDispatchRow("as soon as it reports started", Duration.ZERO, s50);
+            firstDispatchRow(SETTLED.toSeconds() + " s after it started", SETTLED, s50);
         }
+    }
+
+    /** How long the settled first dispatch waits: time for the worker's warm-up to run after start-up. */
+    private static final Duration SETTLED = Duration.ofSeconds(2);
+
+    /** The first dispatch of fresh workers, each submitted {@code after} the worker reported started. */
+    private void firstDispatchRow(String when, Duration after, double steadyMillis) throws Exception {
+        List<Double> firsts = new ArrayList<>();
+        for (int i = 0; i < sizes.runs(); i++) {
+            try (Receiver r = Receiver.on("127.0.0.1");
+                    WorkerProcess w = worker("json-file")) {
+                Thread.sleep(after.toMillis());
+                firsts.add(timedDispatch(w, r, "true"));
+            }
+        }
+        double first = Measure.median(firsts) * 1000;
+        row(
+                "P3",
+                "first dispatch after start-up, submitted " + when + " (" + sizes.runs() + " starts)",
+                f(first) + " ms",
+                "steady p50 " + f(steadyMillis) + " ms",
+                signed(first - steadyMillis) + " ms",
+                "≤ steady + 50 ms",
+                first <= steadyMillis + 50);
     }
 
     private static double timedDispatch(WorkerProcess w, Receiver r, String script) throws Exception {

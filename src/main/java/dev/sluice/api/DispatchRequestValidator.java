@@ -55,6 +55,20 @@ final class DispatchRequestValidator {
     /** The spec for a valid request; otherwise a 422 naming each bad field. */
     DispatchSpec validate(DispatchRequest r) {
         List<Problem.FieldError> errors = new ArrayList<>();
+        DispatchSpec spec = check(r, errors);
+        if (!errors.isEmpty()) {
+            throw ProblemException.invalid(errors);
+        }
+        return spec;
+    }
+
+    /**
+     * The spec for a valid request, or {@code null} after adding each bad
+     * field to {@code found}: the check a group makes of every member before
+     * it refuses them all at once.
+     */
+    DispatchSpec check(DispatchRequest r, List<Problem.FieldError> found) {
+        List<Problem.FieldError> errors = new ArrayList<>();
         if (r.id() != null && !ID.matcher(r.id()).matches()) {
             errors.add(Problem.FieldError.of("id", "must match [A-Za-z0-9_-]{1,64}"));
         }
@@ -107,7 +121,8 @@ final class DispatchRequestValidator {
         DispatchSpec.CallbackMode callbackMode = callbackMode(r.callbackMode(), errors);
         checkMetadata(r.metadata(), errors);
         if (!errors.isEmpty()) {
-            throw ProblemException.invalid(errors);
+            found.addAll(errors);
+            return null;
         }
         Map<String, String> secrets = r.secrets() == null ? Map.of() : Map.copyOf(r.secrets());
         return new DispatchSpec(
@@ -246,7 +261,7 @@ final class DispatchRequestValidator {
         return requested.intValue();
     }
 
-    private void checkCallbackUrl(String url, List<Problem.FieldError> errors) {
+    void checkCallbackUrl(String url, List<Problem.FieldError> errors) {
         if (url != null) {
             callbacks.refuse(url).ifPresent(problem -> errors.add(Problem.FieldError.of("callbackUrl", problem)));
         }
@@ -262,7 +277,7 @@ final class DispatchRequestValidator {
         });
     }
 
-    private void checkMetadata(Map<String, Object> metadata, List<Problem.FieldError> errors) {
+    void checkMetadata(Map<String, Object> metadata, List<Problem.FieldError> errors) {
         if (metadata == null) {
             return;
         }

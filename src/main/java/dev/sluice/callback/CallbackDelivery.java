@@ -89,16 +89,16 @@ public final class CallbackDelivery {
         for (CallbackStore.Due d : due) {
             Semaphore host = hosts.computeIfAbsent(hostOf(d.url()), h -> new Semaphore(maxPerHost));
             if (!host.tryAcquire()) {
-                outbox.release(d.dispatchId(), worker); // its host is busy: leave it for the next round
+                outbox.release(d, worker); // its host is busy: leave it for the next round
                 continue;
             }
             if (!capacity.tryAcquire()) {
                 host.release();
-                outbox.release(d.dispatchId(), worker);
+                outbox.release(d, worker);
                 continue;
             }
             started++;
-            senders.execute(LogScope.wrap(d.dispatchId(), () -> {
+            senders.execute(LogScope.wrap(d.key(), () -> {
                 try {
                     attempt(d);
                 } catch (RuntimeException e) {
@@ -114,7 +114,9 @@ public final class CallbackDelivery {
     }
 
     private void attempt(CallbackStore.Due due) {
-        Optional<StoredBody> stored = dispatches.callbackBody(due.dispatchId());
+        Optional<StoredBody> stored = due.table() == CallbackStore.Table.RESULTS
+                ? dispatches.callbackBody(due.key())
+                : outbox.messageBody(due.key());
         if (stored.isEmpty()) {
             return; // the record is gone (reaped): nothing to deliver
         }
@@ -124,7 +126,7 @@ public final class CallbackDelivery {
         try (InputStream in = body.open()) {
             signature = signer.sign(due.webhookId(), timestamp, in);
         } catch (IOException e) {
-            throw new UncheckedIOException("the stored result of " + due.dispatchId() + " could not be read", e);
+            throw new UncheckedIOException("the stored body of " + due.webhookId() + " could not be read", e);
         }
         Map<String, String> headers = Map.of(
                 "webhook-id", due.webhookId(),

@@ -38,6 +38,11 @@ class CallbackJobs {
         wake();
     }
 
+    /** A group's batch or final callback was stored: due now, as a result is. */
+    void queued(@Observes MessageQueued event) {
+        wake();
+    }
+
     void wake() {
         waker.execute(this::send);
     }

@@ -15,12 +15,16 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import dev.sluice.dispatch.Outbox;
 import dev.sluice.store.Jdbc;
+import dev.sluice.store.StoredBody;
 
 /**
  * The callback outbox, in the dispatch store. A row is written in the same
  * transaction as the result it delivers; claims lock rows with
  * {@code FOR UPDATE SKIP LOCKED} and hold them for a lease, so any live worker
- * can deliver any row and two never send the same one at once.
+ * can deliver any row and two never send the same one at once. Besides the
+ * results of dispatches it holds stored messages (a group's batches and final
+ * callback, ADR 0028), in a table of their own with the same columns, claimed
+ * and recorded by the same statements.
  */
 public class CallbackStore implements Outbox {
 
@@ -29,8 +33,28 @@ public class CallbackStore implements Outbox {
         return "msg_" + dispatchId;
     }
 
-    /** A claimed delivery. */
-    record Due(String dispatchId, String webhookId, String url, int roundAttempts) {}
+    /**
+     * The two outbox tables: deliveries of dispatch results, keyed by dispatch
+     * id, whose body is the dispatch's stored result; and stored messages,
+     * keyed by webhook-id, whose body is in the row.
+     */
+    enum Table {
+        RESULTS("callbacks", "dispatch_id", "callback_attempts"),
+        MESSAGES("callback_messages", "webhook_id", "callback_message_attempts");
+
+        final String name;
+        final String key;
+        final String attempts;
+
+        Table(String name, String key, String attempts) {
+            this.name = name;
+            this.key = key;
+            this.attempts = attempts;
+        }
+    }
+
+    /** A claimed delivery: its table, and its key there (a dispatch id, or the message's webhook-id). */
+    record Due(Table table, String key, String webhookId, String url, int roundAttempts) {}
 
     /** What one attempt did to a delivery. */
     record Outcome(
@@ -90,22 +114,56 @@ public class CallbackStore implements Outbox {
                 dispatchId);
     }
 
-    /** Claims up to {@code limit} due deliveries for {@code worker} until {@code leaseUntil}. */
+    /**
+     * Queues a stored message for {@code url}, in the transaction that decided
+     * to send it; its first attempt is due as a result's would be.
+     */
+    public void enqueueMessage(Jdbc.Tx tx, String webhookId, String url, byte[] body, Instant at) {
+        tx.update(
+                "INSERT INTO callback_messages (webhook_id, url, body, state, next_attempt_at, created_at) "
+                        + "VALUES (?, ?, ?, 'pending', ?, ?)",
+                webhookId,
+                url,
+                body,
+                firstAttempt.get(),
+                at);
+    }
+
+    /** The body of a stored message; empty when it is gone. */
+    Optional<StoredBody> messageBody(String webhookId) {
+        return jdbc.one(
+                "SELECT body FROM callback_messages WHERE webhook_id = ?",
+                row -> StoredBody.of(row.bytes("body")),
+                webhookId);
+    }
+
+    /**
+     * Claims up to {@code limit} due deliveries for {@code worker} until
+     * {@code leaseUntil}: results first, then messages with what is left.
+     */
     List<Due> claim(Instant now, int limit, String worker, Instant leaseUntil) {
         return jdbc.transaction("claim callbacks", tx -> {
-            List<Due> due = tx.query(
-                    "SELECT dispatch_id, webhook_id, url, round_attempts FROM callbacks WHERE state = 'pending' "
-                            + "AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) "
-                            + "ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED",
-                    row -> new Due(row.string(1), row.string(2), row.string(3), (int) row.number(4)),
-                    now,
-                    now,
-                    limit);
-            tx.batch(
-                    "UPDATE callbacks SET claimed_by = ?, claimed_until = ? WHERE dispatch_id = ?",
-                    due.stream()
-                            .map(d -> new Object[] {worker, leaseUntil, d.dispatchId()})
-                            .toList());
+            List<Due> due = new ArrayList<>();
+            for (Table table : Table.values()) {
+                if (due.size() >= limit) {
+                    break;
+                }
+                List<Due> claimed = tx.query(
+                        "SELECT " + table.key + ", webhook_id, url, round_attempts FROM " + table.name
+                                + " WHERE state = 'pending' AND next_attempt_at <= ? "
+                                + "AND (claimed_until IS NULL OR claimed_until < ?) "
+                                + "ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED",
+                        row -> new Due(table, row.string(1), row.string(2), row.string(3), (int) row.number(4)),
+                        now,
+                        now,
+                        limit - due.size());
+                tx.batch(
+                        "UPDATE " + table.name + " SET claimed_by = ?, claimed_until = ? WHERE " + table.key + " = ?",
+                        claimed.stream()
+                                .map(d -> new Object[] {worker, leaseUntil, d.key()})
+                                .toList());
+                due.addAll(claimed);
+            }
             return due;
         });
     }
@@ -114,12 +172,13 @@ public class CallbackStore implements Outbox {
     void record(Due due, String worker, Outcome outcome) {
         String error = truncate(outcome.error());
         String state = outcome.state().wire();
+        Table table = due.table();
         jdbc.transaction("record callback attempt", tx -> {
             int updated = tx.update(
-                    "UPDATE callbacks SET attempts = attempts + 1, round_attempts = round_attempts + 1, "
+                    "UPDATE " + table.name + " SET attempts = attempts + 1, round_attempts = round_attempts + 1, "
                             + "state = ?, next_attempt_at = ?, last_attempt_at = ?, last_status = ?, last_error = ?, "
                             + "delivered_at = CASE WHEN ? = 'delivered' THEN ? ELSE delivered_at END, "
-                            + "claimed_by = NULL, claimed_until = NULL WHERE dispatch_id = ? AND claimed_by = ?",
+                            + "claimed_by = NULL, claimed_until = NULL WHERE " + table.key + " = ? AND claimed_by = ?",
                     state,
                     outcome.nextAttemptAt(),
                     outcome.at(),
@@ -127,19 +186,20 @@ public class CallbackStore implements Outbox {
                     error,
                     state,
                     outcome.at(),
-                    due.dispatchId(),
+                    due.key(),
                     worker);
             if (updated == 0) {
                 return false;
             }
             tx.update(
-                    "INSERT INTO callback_attempts (dispatch_id, attempt, at, status, error, duration_ms) "
-                            + "SELECT dispatch_id, attempts, ?, ?, ?, ? FROM callbacks WHERE dispatch_id = ?",
+                    "INSERT INTO " + table.attempts + " (" + table.key + ", attempt, at, status, error, duration_ms) "
+                            + "SELECT " + table.key + ", attempts, ?, ?, ?, ? FROM " + table.name + " WHERE "
+                            + table.key + " = ?",
                     outcome.at(),
                     outcome.status(),
                     error,
                     outcome.durationMs(),
-                    due.dispatchId());
+                    due.key());
             return true;
         });
     }
@@ -150,16 +210,19 @@ public class CallbackStore implements Outbox {
      */
     public long pending(Duration timeout) {
         return jdbc.bounded(timeout)
-                .one("SELECT COUNT(*) FROM callbacks WHERE state = 'pending'", row -> row.number(1))
+                .one(
+                        "SELECT (SELECT COUNT(*) FROM callbacks WHERE state = 'pending') "
+                                + "+ (SELECT COUNT(*) FROM callback_messages WHERE state = 'pending')",
+                        row -> row.number(1))
                 .orElse(0L);
     }
 
     /** Gives a claim back without an attempt (the receiving host was busy). */
-    void release(String dispatchId, String worker) {
+    void release(Due due, String worker) {
         jdbc.update(
-                "UPDATE callbacks SET claimed_by = NULL, claimed_until = NULL WHERE dispatch_id = ? "
-                        + "AND claimed_by = ?",
-                dispatchId,
+                "UPDATE " + due.table().name + " SET claimed_by = NULL, claimed_until = NULL WHERE " + due.table().key
+                        + " = ? AND claimed_by = ?",
+                due.key(),
                 worker);
     }
 

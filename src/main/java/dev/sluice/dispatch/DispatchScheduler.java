@@ -96,17 +96,27 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
     }
 
     /** Holds a place for a dispatch about to be recorded; false when running and queued are both full. */
-    synchronized boolean reserve() {
-        if (running + queue.size() + reserved >= capacity) {
+    boolean reserve() {
+        return reserve(1);
+    }
+
+    /** Holds places for {@code n} dispatches about to be recorded together; false, holding none, when they do not all fit. */
+    synchronized boolean reserve(int n) {
+        if (running + queue.size() + reserved + n > capacity) {
             return false;
         }
-        reserved++;
+        reserved += n;
         return true;
     }
 
     /** Gives back a place that {@link #reserve()} held and that was not used. */
-    synchronized void release() {
-        reserved--;
+    void release() {
+        release(1);
+    }
+
+    /** Gives back {@code n} places held and not used. */
+    synchronized void release(int n) {
+        reserved -= n;
     }
 
     /** Queues a recorded dispatch in the place {@link #reserve()} held for it. */

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 
@@ -48,20 +49,51 @@ public class DispatchStore {
     /** One page of a listing, newest first; {@code nextAfter} is the cursor for the next page, or null. */
     public record Page(List<Dispatch> items, String nextAfter) {}
 
+    private static final String INSERT =
+            "INSERT INTO dispatches (id, status, image, fingerprint, spec, has_secrets, worker_id, created_at, "
+                    + "callback_url, metadata) VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?)";
+
     /** Records a new queued dispatch; false when the id is already taken. */
     public boolean insert(NewDispatch d) {
-        return jdbc.insertIfAbsent(
-                "INSERT INTO dispatches (id, status, image, fingerprint, spec, has_secrets, worker_id, created_at, "
-                        + "callback_url, metadata) VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?)",
-                d.id(),
-                d.spec().image(),
-                d.fingerprint(),
-                json.write(d.spec()),
-                d.spec().hasSecrets(),
-                d.workerId(),
-                d.createdAt(),
-                d.spec().callbackUrl(),
-                d.spec().metadata() == null ? null : json.write(d.spec().metadata()));
+        return jdbc.insertIfAbsent(INSERT, insertArgs(d));
+    }
+
+    /**
+     * Records new queued dispatches, and what {@code alsoStore} writes, in one
+     * transaction; when an id is already taken nothing is recorded and that id
+     * is returned.
+     */
+    public Optional<String> insertAll(List<NewDispatch> all, Consumer<Jdbc.Tx> alsoStore) {
+        List<String> ids = all.stream().map(NewDispatch::id).toList();
+        return jdbc.transaction("insert dispatches", tx -> {
+            Optional<String> taken = tx
+                    .query(
+                            "SELECT id FROM dispatches WHERE id IN (" + Jdbc.marks(ids.size()) + ")",
+                            row -> row.string(1),
+                            ids.toArray())
+                    .stream()
+                    .findFirst();
+            if (taken.isPresent()) {
+                return taken;
+            }
+            tx.batch(INSERT, all.stream().map(this::insertArgs).toList());
+            alsoStore.accept(tx);
+            return Optional.<String>empty();
+        });
+    }
+
+    private Object[] insertArgs(NewDispatch d) {
+        return new Object[] {
+            d.id(),
+            d.spec().image(),
+            d.fingerprint(),
+            json.write(d.spec()),
+            d.spec().hasSecrets(),
+            d.workerId(),
+            d.createdAt(),
+            d.spec().callbackUrl(),
+            d.spec().metadata() == null ? null : json.write(d.spec().metadata())
+        };
     }
 
     public Optional<Dispatch> find(String id) {

@@ -27,7 +27,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The MCP server's tools (docs/api.md, section 2.9; ADR 0027). Each goes
+ * The MCP server's tools (docs/api.md, section 2.11; ADR 0027). Each goes
  * through {@link DispatchActions}, as the v1 API does: a request is read,
  * validated and refused as POST /v1/dispatches would, and a refusal is the
  * tool's error result carrying the same problem detail. Answers stay within

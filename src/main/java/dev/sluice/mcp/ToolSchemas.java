@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sluice.api.DispatchRequest;
 
-/** What each tool says it does and takes (docs/api.md, section 2.9). */
+/** What each tool says it does and takes (docs/api.md, section 2.11). */
 final class ToolSchemas {
 
     private static final Map<String, String> DESCRIPTIONS = Map.of(

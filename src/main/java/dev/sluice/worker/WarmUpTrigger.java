@@ -42,8 +42,12 @@ class WarmUpTrigger {
     @Inject
     Clock clock;
 
-    /** After the worker's own start (lease, reconciliation), last of the start-up observers. */
-    void atStart(@Observes @Priority(1000) StartupEvent event) {
+    /**
+     * The last of the start-up observers, after the worker's own start (lease,
+     * reconciliation) and the {@code @Startup} beans: the warm-up must not
+     * compete with what is left of start-up on two vCPUs.
+     */
+    void atStart(@Observes @Priority(Integer.MAX_VALUE) StartupEvent event) {
         if (config.warmUp()) {
             start();
         }

@@ -85,7 +85,7 @@ class OpenApiDocumentTest {
             });
         });
         assertThat(missing).isEmpty();
-        assertThat(operations()).hasSize(7);
+        assertThat(operations()).hasSize(9);
     }
 
     /**

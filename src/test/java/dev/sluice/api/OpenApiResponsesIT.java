@@ -112,6 +112,30 @@ class OpenApiResponsesIT {
                 "createDispatch",
                 post(Map.of("image", "sluice-agent:test", "input", "x".repeat(3 << 20))));
 
+        // A group: accepted with a member running, read again once both ended, and refused.
+        Response group = given().contentType(ContentType.JSON)
+                .body(Map.of(
+                        "dispatches",
+                        List.of(script("echo one"), script("echo two")),
+                        "callbackUrl",
+                        receiver.url("/hooks/group"),
+                        "metadata",
+                        Map.of("task", "openapi")))
+                .post("/v1/dispatch-groups");
+        answer("group accepted", "createDispatchGroup", group);
+        String groupId = group.path("id");
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> "finished"
+                        .equals(given().get("/v1/dispatch-groups/" + groupId).path("status")));
+        answer("group finished", "getDispatchGroup", given().get("/v1/dispatch-groups/" + groupId));
+        answer("group not-found", "getDispatchGroup", given().get("/v1/dispatch-groups/g-" + "0".repeat(32)));
+        answer(
+                "group validation-failed",
+                "createDispatchGroup",
+                given().contentType(ContentType.JSON)
+                        .body(Map.of("dispatches", List.of(Map.of("image", "sluice-agent:test", "timeout", "x"))))
+                        .post("/v1/dispatch-groups"));
+
         // The walk met every status it means to, so that a refusal that stopped happening is noticed.
         assertThat(answers.stream().map(a -> a.get("status").asText()).distinct())
                 .containsExactlyInAnyOrder("200", "202", "400", "404", "409", "410", "413", "415", "422");

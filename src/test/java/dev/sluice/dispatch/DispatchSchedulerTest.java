@@ -60,6 +60,18 @@ class DispatchSchedulerTest {
         assertThat(scheduler.reserve()).isTrue();
     }
 
+    /** A group's members get their places together or not at all (ADR 0028). */
+    @Test
+    void severalPlacesAreHeldAllOrNone() {
+        DispatchScheduler scheduler = scheduler(1, 2, Duration.ofHours(1));
+        assertThat(scheduler.reserve()).isTrue();
+        assertThat(scheduler.reserve(3)).isFalse();
+        assertThat(scheduler.reserve(2)).isTrue();
+        assertThat(scheduler.reserve()).isFalse();
+        scheduler.release(2);
+        assertThat(scheduler.reserve(2)).isTrue();
+    }
+
     @Test
     void atMostMaxRunningStartAndTheRestStartInOrderAsSlotsFree() {
         DispatchScheduler scheduler = scheduler(2, 10, Duration.ofHours(1));

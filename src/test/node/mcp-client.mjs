@@ -80,6 +80,20 @@ try {
     const noImage = await call(client, "dispatch_subagent", { command: ["true"], timeout: "soon" });
     seen.refused = { wrongType, unknownArgument, noImage };
     seen.listed = (await call(client, "list_dispatches", { limit: 5 })).json.items.map((i) => i.id);
+    const group = await call(client, "dispatch_group", {
+        dispatches: [
+            { image, command: ["sh", "-c", "echo one"] },
+            { image, command: ["sh", "-c", "echo two; exit 3"] },
+        ],
+    });
+    seen.groupAccepted = group.json;
+    let record = group.json;
+    for (let i = 0; i < 240 && record.status !== "finished"; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        record = (await call(client, "get_group", { id: group.json.id })).json;
+    }
+    seen.group = record;
+    seen.groupRefused = (await call(client, "dispatch_group", { dispatches: [{ image, timeout: "soon" }] })).json;
     try {
         await client.callTool({ name: "no_such_tool", arguments: {} });
         seen.unknownTool = "answered";

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sluice.api.DispatchListView;
+import dev.sluice.api.GroupView;
 import dev.sluice.dispatch.LogRange;
 
 /**
@@ -185,6 +186,25 @@ final class AnswerBudget {
                 return text;
             }
             items.remove(items.size() - 1);
+        }
+    }
+
+    /** A group's record: members are left out from its end when they do not all fit. */
+    String group(GroupView view) {
+        ObjectNode out = json.valueToTree(view);
+        ArrayNode members = (ArrayNode) out.get("members");
+        int all = members == null ? 0 : members.size();
+        while (true) {
+            String text = write(out);
+            if (bytes(text) <= max || members == null || members.isEmpty()) {
+                return text;
+            }
+            members.remove(members.size() - 1);
+            out.remove("omitted");
+            out.putArray("omitted")
+                    .add((all - members.size()) + " members left out from the end, over this server's answer "
+                            + "budget of " + max + " bytes: read each with get_result, or the whole record at "
+                            + "GET /v1/dispatch-groups/{id}");
         }
     }
 

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sluice.api.DispatchActions;
 import dev.sluice.api.DispatchRequest;
+import dev.sluice.api.GroupActions;
 import dev.sluice.api.Problem;
 import dev.sluice.api.ProblemException;
 import dev.sluice.api.Refusals;
@@ -28,7 +29,7 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * The MCP server's tools (docs/api.md, section 2.11; ADR 0027). Each goes
- * through {@link DispatchActions}, as the v1 API does: a request is read,
+ * through {@link DispatchActions} or {@link GroupActions}, as the v1 API does: a request is read,
  * validated and refused as POST /v1/dispatches would, and a refusal is the
  * tool's error result carrying the same problem detail. Answers stay within
  * {@link AnswerBudget}.
@@ -66,6 +67,7 @@ class McpTools {
 
     private final ToolManager tools;
     private final DispatchActions actions;
+    private final GroupActions groups;
     private final FinishWaits waits;
     private final Refusals refusals;
     private final ObjectMapper json;
@@ -76,12 +78,14 @@ class McpTools {
     McpTools(
             ToolManager tools,
             DispatchActions actions,
+            GroupActions groups,
             FinishWaits waits,
             Refusals refusals,
             ObjectMapper json,
             McpConfig config) {
         this.tools = tools;
         this.actions = actions;
+        this.groups = groups;
         this.waits = waits;
         this.refusals = refusals;
         this.json = json;
@@ -96,6 +100,8 @@ class McpTools {
         register("read_log", schemas, READ_ONLY, this::log);
         register("cancel", schemas, STOPS, this::cancel);
         register("list_dispatches", schemas, READ_ONLY, this::list);
+        register("dispatch_group", schemas, CREATES, this::dispatchGroup);
+        register("get_group", schemas, READ_ONLY, this::group);
     }
 
     private void register(String name, ToolSchemas schemas, ToolManager.ToolAnnotations annotations, Tool tool) {
@@ -200,6 +206,15 @@ class McpTools {
     private String list(String arguments) throws JsonProcessingException {
         ListArguments args = json.readValue(arguments, ListArguments.class);
         return budget.list(actions.list(args.status(), text(args.limit()), args.after()));
+    }
+
+    private String dispatchGroup(String arguments) throws JsonProcessingException {
+        return budget.group(groups.get(groups.create(groups.read(arguments))));
+    }
+
+    private String group(String arguments) throws JsonProcessingException {
+        IdArguments args = json.readValue(arguments, IdArguments.class);
+        return budget.group(groups.get(required("id", args.id())));
     }
 
     private static String required(String field, String value) {

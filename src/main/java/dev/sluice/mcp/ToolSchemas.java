@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sluice.api.DispatchRequest;
+import dev.sluice.api.GroupRequest;
 
 /** What each tool says it does and takes (docs/api.md, section 2.11). */
 final class ToolSchemas {
@@ -31,7 +32,15 @@ final class ToolSchemas {
             "Cancel a dispatch; idempotent. A queued one ends at once, a running one is stopped (SIGTERM, then "
                     + "SIGKILL) and ends cancelled: stopping=true until then.",
             "list_dispatches",
-            "Dispatches, newest first, one page at a time; pass the answer's 'after' to read the next page.");
+            "Dispatches, newest first, one page at a time; pass the answer's 'after' to read the next page.",
+            "dispatch_group",
+            "Run several sub-agents as one group: the same request as POST /v1/dispatch-groups (dispatches: a list "
+                    + "of dispatch requests; callbackUrl, maxDigestBytes, metadata), checked the same way and "
+                    + "accepted whole or not at all. Answers with the group's record: each member's id, status "
+                    + "and digest.",
+            "get_group",
+            "A dispatch group's record: running until every member has ended, then finished; each member's id, "
+                    + "status and digest.");
 
     private static final String RESULT = """
             {"type": "object", "additionalProperties": false, "required": ["id"], "properties": {
@@ -74,7 +83,9 @@ final class ToolSchemas {
                 "get_result", parse(json, RESULT),
                 "read_log", parse(json, LOG.formatted(budget)),
                 "cancel", parse(json, ID),
-                "list_dispatches", parse(json, LIST));
+                "list_dispatches", parse(json, LIST),
+                "dispatch_group", RequestSchema.of(GroupRequest.class, json),
+                "get_group", parse(json, ID.replace("the dispatch's id", "the group's id")));
     }
 
     String description(String tool) {

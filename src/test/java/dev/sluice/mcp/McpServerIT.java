@@ -29,7 +29,7 @@ import dev.sluice.testsupport.WorkerProcess;
  * runs a container that leaves a report and prints 22,000 bytes, reads the
  * digest, the full result and log ranges, cancels a running container, and
  * makes calls with wrong arguments that must be refused as the v1 API refuses
- * them, with nothing accepted.
+ * them, with nothing accepted; and runs a group of two.
  */
 class McpServerIT {
 
@@ -55,7 +55,14 @@ class McpServerIT {
 
         assertThat(seen.path("unauthorized").asText()).contains("401");
         assertThat(names(seen.path("tools")))
-                .containsExactly("cancel", "dispatch_subagent", "get_result", "list_dispatches", "read_log");
+                .containsExactly(
+                        "cancel",
+                        "dispatch_group",
+                        "dispatch_subagent",
+                        "get_group",
+                        "get_result",
+                        "list_dispatches",
+                        "read_log");
 
         // The digest: the worker's facts and the agent's claims, in at most 512 bytes.
         assertThat(seen.at("/dispatched/replayed").asBoolean()).isFalse();
@@ -112,6 +119,15 @@ class McpServerIT {
 
         // Nothing the refused calls asked for was accepted.
         assertThat(names(seen.path("listed"))).containsExactly("mcp-sleeper", id);
+
+        // A group: accepted whole, its members' digests once every member ended; a bad member refuses it whole.
+        assertThat(seen.at("/groupAccepted/members").size()).isEqualTo(2);
+        JsonNode group = seen.path("group");
+        assertThat(group.path("status").asText()).isEqualTo("finished");
+        assertThat(group.at("/members/0/digest/status").asText()).isEqualTo("succeeded");
+        assertThat(group.at("/members/1/digest/exitCode").asInt()).isEqualTo(3);
+        assertThat(seen.at("/groupRefused/status").asInt()).isEqualTo(422);
+        assertThat(seen.at("/groupRefused/errors/0/field").asText()).isEqualTo("dispatches.0.timeout");
     }
 
     /** The v1 API's answer to the same request, with the same token. */

@@ -28,7 +28,7 @@ public final class ProblemException extends RuntimeException {
         this(status, type, title, detail, null, Map.of());
     }
 
-    static ProblemException invalid(List<Problem.FieldError> errors) {
+    public static ProblemException invalid(List<Problem.FieldError> errors) {
         return new ProblemException(
                 422,
                 "validation-failed",

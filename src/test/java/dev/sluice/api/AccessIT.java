@@ -3,6 +3,8 @@ package dev.sluice.api;
 import static dev.sluice.testsupport.Dispatches.script;
 import static io.restassured.RestAssured.given;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.testsupport.Profiles;
@@ -10,7 +12,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 
-/** With tokens configured, /v1 needs one of them; the probes do not. */
+/** With tokens configured, /v1 and /mcp need one of them; the probes do not. */
 @QuarkusTest
 @TestProfile(Profiles.Tokens.class)
 class AccessIT {
@@ -54,6 +56,33 @@ class AccessIT {
                 .then()
                 .statusCode(404)
                 .contentType(Problem.MEDIA_TYPE);
+    }
+
+    /** The MCP server takes the same tokens: its routes are not REST routes, so its own filter checks them. */
+    @Test
+    void theMcpServerRequiresTheSameTokens() {
+        String initialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"access\",\"version\":\"1\"}}}";
+        for (String path : List.of("/mcp", "/mcp/", "/mcp/sse", "/mcp/messages/x", "/./mcp")) {
+            given().contentType(ContentType.JSON)
+                    .accept("application/json, text/event-stream")
+                    .header("Authorization", "Bearer wrong")
+                    .body(initialize)
+                    .post(path)
+                    .then()
+                    .statusCode(401)
+                    .contentType(Problem.MEDIA_TYPE)
+                    .header("WWW-Authenticate", "Bearer");
+        }
+        given().contentType(ContentType.JSON)
+                .accept("application/json, text/event-stream")
+                .header("Authorization", "Bearer token-beta")
+                .body(initialize)
+                .post("/mcp")
+                .then()
+                .statusCode(200)
+                .body("result.serverInfo.name", org.hamcrest.Matchers.equalTo("sluice"));
     }
 
     @Test

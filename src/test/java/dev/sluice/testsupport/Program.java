@@ -64,6 +64,11 @@ public final class Program {
 
     /** Runs one of the Node scripts in {@link #NODE_DIR} with its arguments. */
     public static Result node(String input, String script, String... args) {
+        return node(Duration.ofSeconds(60), input, script, args);
+    }
+
+    /** Runs one of the Node scripts, for a script that runs containers and so may take longer on a busy machine. */
+    public static Result node(Duration within, String input, String script, String... args) {
         if (!Files.isDirectory(NODE_DIR.resolve("node_modules"))) {
             throw new AssertionError(
                     NODE_DIR + "/node_modules is missing: run npm ci there (scripts/test.sh does it before the tests)");
@@ -71,7 +76,7 @@ public final class Program {
         List<String> command =
                 new ArrayList<>(List.of("node", NODE_DIR.resolve(script).toString()));
         command.addAll(List.of(args));
-        return run(input, Duration.ofSeconds(60), command.toArray(String[]::new));
+        return run(input, within, command.toArray(String[]::new));
     }
 
     /** Starts one of the Node scripts and returns while it runs, its standard output read line by line. */

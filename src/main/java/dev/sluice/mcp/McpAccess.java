@@ -1,0 +1,61 @@
+package dev.sluice.mcp;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.sluice.api.ApiTokens;
+import dev.sluice.api.Problem;
+import io.quarkus.vertx.http.runtime.filters.Filters;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * The API's bearer tokens on the MCP server too. Its routes are the HTTP
+ * layer's, not the REST layer's, so the REST filter never sees them: this
+ * filter runs before every route and checks those under the MCP root.
+ */
+@Singleton
+class McpAccess {
+
+    /** Before the routes, and after nothing in particular. */
+    private static final int PRIORITY = 100;
+
+    private final ApiTokens tokens;
+    private final String root;
+    private final byte[] unauthorized;
+
+    @Inject
+    McpAccess(
+            ApiTokens tokens,
+            ObjectMapper json,
+            @ConfigProperty(name = "quarkus.mcp.server.http.root-path", defaultValue = "/mcp") String root)
+            throws JsonProcessingException {
+        this.tokens = tokens;
+        this.root = root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
+        this.unauthorized = json.writeValueAsBytes(ApiTokens.UNAUTHORIZED);
+    }
+
+    void register(@Observes Filters filters) {
+        filters.register(this::check, PRIORITY);
+    }
+
+    private void check(RoutingContext rc) {
+        String path = rc.normalizedPath();
+        boolean mcp = path.equals(root) || path.startsWith(root + "/");
+        if (!mcp || tokens.open() || tokens.accepts(rc.request().getHeader("Authorization"))) {
+            rc.next();
+            return;
+        }
+        rc.response()
+                .setStatusCode(401)
+                .putHeader("Content-Type", Problem.MEDIA_TYPE)
+                .putHeader("WWW-Authenticate", "Bearer")
+                .end(Buffer.buffer(unauthorized));
+    }
+}

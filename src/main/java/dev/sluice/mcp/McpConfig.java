@@ -1,0 +1,29 @@
+package dev.sluice.mcp;
+
+import java.time.Duration;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** The MCP server's limits (ADR 0027). */
+@ConfigMapping(prefix = "sluice.mcp")
+public interface McpConfig {
+
+    /**
+     * The most a tool's answer may hold, in UTF-8 bytes of its text: what an
+     * agent's context is asked to take at once. 32 KiB is some 8,000 tokens;
+     * whatever does not fit is left out and the answer says what and where it
+     * is. At least 1 KiB, so the 512-byte digest always fits.
+     */
+    @WithDefault("32K")
+    MemorySize maxResultBytes();
+
+    /**
+     * The longest {@code wait} that {@code dispatch_subagent} takes. Below the
+     * official SDK's 60-second request timeout, so a client with default
+     * settings gets its answer rather than a timeout.
+     */
+    @WithDefault("50s")
+    Duration maxWait();
+}

@@ -1,0 +1,231 @@
+package dev.sluice.mcp;
+
+import java.time.Duration;
+import java.util.List;
+
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.sluice.api.DispatchActions;
+import dev.sluice.api.DispatchRequest;
+import dev.sluice.api.GroupActions;
+import dev.sluice.api.Problem;
+import dev.sluice.api.ProblemException;
+import dev.sluice.api.Refusals;
+import dev.sluice.dispatch.Cancellation;
+import dev.sluice.dispatch.Dispatch;
+import dev.sluice.dispatch.DispatchIntake;
+import io.quarkiverse.mcp.server.ToolManager;
+import io.quarkiverse.mcp.server.ToolResponse;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The MCP server's tools (docs/api.md, section 2.14; ADR 0027). Each goes
+ * through {@link DispatchActions} or {@link GroupActions}, as the v1 API does: a request is read,
+ * validated and refused as POST /v1/dispatches would, and a refusal is the
+ * tool's error result carrying the same problem detail. Answers stay within
+ * {@link AnswerBudget}.
+ */
+@Singleton
+class McpTools {
+
+    /** Each tool's arguments, read by Jackson (so registered for a native image too). */
+    @RegisterForReflection
+    record ResultArguments(String id, Boolean full) {}
+
+    @RegisterForReflection
+    record LogArguments(String id, String stream, Long offset, Long limit) {}
+
+    @RegisterForReflection
+    record IdArguments(String id) {}
+
+    @RegisterForReflection
+    record ListArguments(String status, Long limit, String after) {}
+
+    /** Hints for clients: title, read-only, destructive, idempotent, open world. */
+    private static final ToolManager.ToolAnnotations READ_ONLY =
+            new ToolManager.ToolAnnotations(null, true, false, true, false);
+    /** A new dispatch each call without an id. */
+    private static final ToolManager.ToolAnnotations CREATES =
+            new ToolManager.ToolAnnotations(null, false, false, false, false);
+    /** Stops a container; again changes nothing. */
+    private static final ToolManager.ToolAnnotations STOPS =
+            new ToolManager.ToolAnnotations(null, false, true, true, false);
+
+    @FunctionalInterface
+    private interface Tool {
+        String answer(String arguments) throws JsonProcessingException;
+    }
+
+    private final ToolManager tools;
+    private final DispatchActions actions;
+    private final GroupActions groups;
+    private final FinishWaits waits;
+    private final Refusals refusals;
+    private final ObjectMapper json;
+    private final AnswerBudget budget;
+    private final Duration maxWait;
+
+    @Inject
+    McpTools(
+            ToolManager tools,
+            DispatchActions actions,
+            GroupActions groups,
+            FinishWaits waits,
+            Refusals refusals,
+            ObjectMapper json,
+            McpConfig config) {
+        this.tools = tools;
+        this.actions = actions;
+        this.groups = groups;
+        this.waits = waits;
+        this.refusals = refusals;
+        this.json = json;
+        this.budget = new AnswerBudget(config.maxResultBytes().asLongValue(), json);
+        this.maxWait = config.maxWait();
+    }
+
+    void register(@Observes StartupEvent start) {
+        ToolSchemas schemas = new ToolSchemas(json, maxWait, budget.max());
+        register("dispatch_subagent", schemas, CREATES, this::dispatch);
+        register("get_result", schemas, READ_ONLY, this::result);
+        register("read_log", schemas, READ_ONLY, this::log);
+        register("cancel", schemas, STOPS, this::cancel);
+        register("list_dispatches", schemas, READ_ONLY, this::list);
+        register("dispatch_group", schemas, CREATES, this::dispatchGroup);
+        register("get_group", schemas, READ_ONLY, this::group);
+    }
+
+    private void register(String name, ToolSchemas schemas, ToolManager.ToolAnnotations annotations, Tool tool) {
+        tools.newTool(name)
+                .setDescription(schemas.description(name))
+                .setInputSchema(new JsonObject(schemas.input(name).toString()))
+                .setAnnotations(annotations)
+                .setHandler(call -> answer(call, tool))
+                .register();
+    }
+
+    /** The tool's answer, or its refusal as an error result with the problem detail the API would send. */
+    private ToolResponse answer(ToolManager.ToolArguments call, Tool tool) {
+        try {
+            return ToolResponse.success(tool.answer(arguments(call)));
+        } catch (RuntimeException | JsonProcessingException e) {
+            Problem problem = refusals.of(e).problem();
+            try {
+                return ToolResponse.error(json.writeValueAsString(problem));
+            } catch (JsonProcessingException unwritable) {
+                throw new IllegalStateException("a problem always writes", unwritable);
+            }
+        }
+    }
+
+    /** The call's arguments as the client sent them, to be read as strictly as a request body. */
+    private static String arguments(ToolManager.ToolArguments call) {
+        JsonObject params = call.rawMessage().asJsonObject().getJsonObject("params");
+        Object arguments = params == null ? null : params.getValue("arguments");
+        if (arguments == null) {
+            return "{}";
+        }
+        if (!(arguments instanceof JsonObject object)) {
+            throw new ProblemException(
+                    400, "malformed-body", "The arguments are not an object", "arguments must be a JSON object");
+        }
+        return object.encode();
+    }
+
+    private String dispatch(String arguments) throws JsonProcessingException {
+        ObjectNode request = (ObjectNode) json.readTree(arguments);
+        Duration wait = waitBound(request.remove("wait"));
+        DispatchRequest parsed = actions.read(request.toString());
+        DispatchIntake.Accepted accepted = actions.create(parsed);
+        String id = accepted.dispatch().id();
+        waits.await(id, wait);
+        ObjectNode out = json.createObjectNode();
+        out.put("replayed", !accepted.created());
+        out.set("digest", budget.tree(actions.digest(id)));
+        return budget.small(out);
+    }
+
+    /** How long to wait: whole seconds from 0 to sluice.mcp.max-wait; 0 when absent. */
+    private Duration waitBound(JsonNode wait) {
+        long most = maxWait.toSeconds();
+        if (wait == null || wait.isNull()) {
+            return Duration.ZERO;
+        }
+        if (!wait.canConvertToExactIntegral()
+                || !wait.isIntegralNumber()
+                || wait.asLong() < 0
+                || wait.asLong() > most) {
+            throw ProblemException.invalid(
+                    List.of(Problem.FieldError.of("wait", "must be an integer from 0 to " + most + " (seconds)")));
+        }
+        return Duration.ofSeconds(wait.asLong());
+    }
+
+    private String result(String arguments) throws JsonProcessingException {
+        ResultArguments args = json.readValue(arguments, ResultArguments.class);
+        String id = required("id", args.id());
+        byte[] digest = actions.digest(id);
+        if (!Boolean.TRUE.equals(args.full())) {
+            return budget.small(budget.tree(digest));
+        }
+        Dispatch dispatch = actions.get(id);
+        if (dispatch.result() == null) {
+            ObjectNode out = json.createObjectNode();
+            out.set("digest", budget.tree(digest));
+            out.putArray("omitted").add("no result yet: the dispatch has not finished");
+            return budget.small(out);
+        }
+        return budget.result(dispatch.result().json(), digest);
+    }
+
+    private String log(String arguments) throws JsonProcessingException {
+        LogArguments args = json.readValue(arguments, LogArguments.class);
+        String id = required("id", args.id());
+        String stream = required("stream", args.stream());
+        return budget.log(stream, actions.log(id, stream, text(args.offset()), text(args.limit()), budget.max()));
+    }
+
+    private String cancel(String arguments) throws JsonProcessingException {
+        IdArguments args = json.readValue(arguments, IdArguments.class);
+        Cancellation.Cancelled cancelled = actions.cancel(required("id", args.id()));
+        ObjectNode out = json.createObjectNode();
+        out.put("stopping", cancelled.stopping());
+        out.set("digest", budget.tree(actions.digest(cancelled.dispatch().id())));
+        return budget.small(out);
+    }
+
+    private String list(String arguments) throws JsonProcessingException {
+        ListArguments args = json.readValue(arguments, ListArguments.class);
+        return budget.list(actions.list(args.status(), text(args.limit()), args.after()));
+    }
+
+    private String dispatchGroup(String arguments) throws JsonProcessingException {
+        return budget.group(groups.get(groups.create(groups.read(arguments))));
+    }
+
+    private String group(String arguments) throws JsonProcessingException {
+        IdArguments args = json.readValue(arguments, IdArguments.class);
+        return budget.group(groups.get(required("id", args.id())));
+    }
+
+    private static String required(String field, String value) {
+        if (value == null || value.isEmpty()) {
+            throw ProblemException.invalid(List.of(Problem.FieldError.of(field, "is required")));
+        }
+        return value;
+    }
+
+    /** A number as its query parameter's text, so the API's own bounds check it. */
+    private static String text(Long value) {
+        return value == null ? null : value.toString();
+    }
+}

@@ -117,6 +117,7 @@ class DispatchProducer {
             ContainerConfig containerConfig,
             DispatchConfig config,
             ReportConfig reportConfig,
+            OutputLimits outputLimits,
             Clock clock,
             Worker worker,
             StoreIdentity store) {
@@ -124,6 +125,7 @@ class DispatchProducer {
                 runtime,
                 new AgentReports(runtime, (int) reportConfig.maxSize().asLongValue()),
                 logs,
+                new JsonDocuments(logs, outputLimits.maxJsonDocument()),
                 transitions,
                 finisher,
                 vault,

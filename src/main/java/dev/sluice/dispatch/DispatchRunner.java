@@ -19,6 +19,7 @@ import dev.sluice.container.Labels;
 import dev.sluice.container.LogRetention;
 import dev.sluice.container.OutFile;
 import dev.sluice.output.CapturedOutput;
+import dev.sluice.output.SecretMasker;
 import dev.sluice.store.StoreException;
 import dev.sluice.worker.CrashPoint;
 
@@ -36,6 +37,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private final ContainerRuntime runtime;
     private final AgentReports reports;
     private final ContainerLogs logs;
+    private final JsonDocuments documents;
     private final DispatchTransitions transitions;
     private final Finisher finisher;
     private final SecretVault vault;
@@ -49,6 +51,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             ContainerRuntime runtime,
             AgentReports reports,
             ContainerLogs logs,
+            JsonDocuments documents,
             DispatchTransitions transitions,
             Finisher finisher,
             SecretVault vault,
@@ -60,6 +63,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         this.runtime = runtime;
         this.reports = reports;
         this.logs = logs;
+        this.documents = documents;
         this.transitions = transitions;
         this.finisher = finisher;
         this.vault = vault;
@@ -242,8 +246,13 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         DispatchResult.Error error = exitError(containerId, exitCode, stop);
         CrashPoint.AFTER_EXIT.reached();
         OutFile reportFile = reports.file(containerId);
-        budget.within(capture.bytesHeld() * FinishingBudget.COPIES, () -> {
-            CapturedOutput stdout = capture.finishStdout();
+        SecretMasker masker = vault.maskerFor(id);
+        long memory = capture.bytesHeld() * FinishingBudget.COPIES + documents.memory(spec, capture);
+        budget.within(memory, () -> {
+            CapturedOutput stdout =
+                    documents.finish(capture.finishStdout(), spec, true, containerId, capture.nonce(), masker);
+            CapturedOutput stderr =
+                    documents.finish(capture.finishStderr(), spec, false, containerId, capture.nonce(), masker);
             return finisher.finish(new Ending(
                     id,
                     spec,
@@ -253,16 +262,16 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     startedAt,
                     finishedAt,
                     stdout,
-                    capture.finishStderr(),
+                    stderr,
                     retention.possiblyRotated(capture.bytesWritten()),
                     recovered,
-                    reports.reading(reportFile, stdout.text(), vault.maskerFor(id))));
+                    reports.reading(reportFile, stdout.text(), masker)));
         });
     }
 
     /** Collectors for a dispatch's output, masking its secrets as they go (into the digests) and in the result. */
     private Capture capture(String id, DispatchSpec spec) {
-        return new Capture(id, spec.stdoutCap(), spec.stderrCap(), vault.maskerFor(id));
+        return new Capture(id, spec, vault.maskerFor(id));
     }
 
     /** SIGKILL from the kernel's OOM killer looks like any 137; the engine knows which it was. */

@@ -14,6 +14,7 @@ import jakarta.inject.Singleton;
 
 import dev.sluice.concurrent.WarmUp;
 import dev.sluice.output.OutputCollector;
+import dev.sluice.output.OutputFormat;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.report.ReportReading;
 import dev.sluice.store.Jdbc;
@@ -78,10 +79,13 @@ class DispatchWarmUp {
                 "none",
                 OutputCollector.MIN_CAP,
                 OutputCollector.MIN_CAP,
+                OutputFormat.TEXT,
+                OutputFormat.TEXT,
+                List.of(),
                 null,
                 DispatchSpec.CallbackMode.FULL,
                 Map.of("warmUp", true));
-        Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap(), SecretMasker.NONE);
+        Capture capture = new Capture(id, spec, SecretMasker.NONE);
         capture.stdout(OUTPUT, 0, OUTPUT.length);
         capture.stderr(OUTPUT, 0, OUTPUT.length);
         Instant now = clock.instant();

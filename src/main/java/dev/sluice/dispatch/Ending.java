@@ -66,6 +66,10 @@ record Ending(
                 stderr.overflow(),
                 stdout.digest(),
                 stderr.digest(),
+                stdout.tokens(),
+                stderr.tokens(),
+                stdout.format(),
+                stderr.format(),
                 new DispatchResult.Logs(
                         DispatchLinks.log(id, "stdout"), DispatchLinks.log(id, "stderr"), possiblyRotated, recovered),
                 report.status(),

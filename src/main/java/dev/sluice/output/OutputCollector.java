@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  * buffer as soon as {@code write} returns. One thread writes; {@code finish}
  * must be called once, after the last write is visible to it.
  */
-public final class OutputCollector {
+public final class OutputCollector implements StreamCollector {
 
     /** Smallest cap: it must hold the worst-case marker and still leave room for output. */
     public static final int MIN_CAP = 1024;
@@ -71,6 +71,7 @@ public final class OutputCollector {
         this.tail = new TailRing(cap - headCapacity, INITIAL_BUFFER);
     }
 
+    @Override
     public void write(byte[] chunk, int offset, int count) {
         written += count;
         digester.update(chunk, offset, count);
@@ -80,12 +81,12 @@ public final class OutputCollector {
         }
     }
 
-    /** Bytes written so far, past the cap too. */
+    @Override
     public long bytesWritten() {
         return written;
     }
 
-    /** Bytes of the stream held now, at most the cap: what the result is built from. */
+    @Override
     public long bytesHeld() {
         return head.length() + (long) tail.size();
     }
@@ -100,6 +101,7 @@ public final class OutputCollector {
      * masked bytes are plain ASCII the cuts can then fall between. The text is
      * made once, as UTF-8 bytes.
      */
+    @Override
     public CapturedOutput finish() {
         StreamDigest digest = digester.finish();
         byte[] headBytes = head.array();

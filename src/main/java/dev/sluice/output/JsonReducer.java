@@ -130,7 +130,7 @@ public final class JsonReducer {
         }
         steps.add(
                 pointers.isEmpty()
-                        ? new Overflow.Reduction("compact", null, null, null)
+                        ? new Overflow.Reduction(Overflow.Reduction.COMPACT, null, null, null)
                         : new Overflow.Reduction(Overflow.Reduction.PROJECT, null, projected[0], null));
         return out.toByteArray();
     }

@@ -96,7 +96,7 @@ public record Overflow(
     /**
      * One step that reduced a JSON document (section 7.8).
      *
-     * @param step     {@code project}, {@code drop-elements} or {@code text}
+     * @param step     {@code compact}, {@code project}, {@code drop-elements} or {@code text}
      * @param array    {@code drop-elements}: the JSON Pointer of the array cut
      * @param elements {@code project}: the array elements projected, every one kept;
      *                 {@code drop-elements}: the array's length before the cut
@@ -121,6 +121,7 @@ public record Overflow(
             @Schema(description = "drop-elements: the elements dropped") @JsonInclude(JsonInclude.Include.NON_NULL)
             Long dropped) {
 
+        public static final String COMPACT = "compact";
         public static final String PROJECT = "project";
         public static final String DROP_ELEMENTS = "drop-elements";
         public static final String TEXT = "text";

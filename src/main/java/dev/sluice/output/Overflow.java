@@ -107,7 +107,7 @@ public record Overflow(
     public record Reduction(
             @Schema(
                     required = true,
-                    enumeration = {"project", "drop-elements", "text"})
+                    enumeration = {"compact", "project", "drop-elements", "text"})
             String step,
 
             @Schema(description = "drop-elements: the JSON Pointer of the array cut")

@@ -229,7 +229,9 @@ final class DispatchRunner implements DispatchScheduler.Runner {
      * finished: the bounded texts, the result's JSON and its stored copy exist
      * only for this moment, and fifty dispatches that end together must not
      * need them all at once. The report file is read before, outside the
-     * budget: it waits on the engine, and is bounded on its own.
+     * budget: it waits on the engine, and is bounded on its own. A stream
+     * asked for as json is finished from the runtime's log, within the budget
+     * ({@link JsonDocuments}).
      */
     private void finishCaptured(
             String id,

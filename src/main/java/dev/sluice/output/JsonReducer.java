@@ -30,8 +30,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public final class JsonReducer {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final JsonFactory JSON = MAPPER.getFactory();
+    private static final ObjectMapper MAPPER = JsonValues.MAPPER;
+    private static final JsonFactory JSON = JsonValues.FACTORY;
 
     /** The head gets a quarter of the room in the array, the tail the rest (ADR 0003). */
     private static final int HEAD_SHARE_DIVISOR = 4;
@@ -40,7 +40,7 @@ public final class JsonReducer {
 
     /** Whether the bytes are exactly one JSON value, whitespace around it allowed. */
     public static boolean isDocument(byte[] bytes) {
-        return JsonlCollector.kindOf(bytes, 0, bytes.length) == LineQueue.RECORD;
+        return JsonValues.isOneValue(bytes, 0, bytes.length);
     }
 
     /**

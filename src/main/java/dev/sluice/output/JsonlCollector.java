@@ -1,12 +1,8 @@
 package dev.sluice.output;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
 
 /**
  * Bounds a JSON Lines stream without ever cutting a record (ADR 0031). It keeps
@@ -20,8 +16,6 @@ import com.fasterxml.jackson.core.JsonParser;
  * read is held up to the cap, the head and tail within it.
  */
 final class JsonlCollector implements StreamCollector {
-
-    private static final JsonFactory JSON = JsonFactory.builder().build();
 
     /** The head gets a quarter of the room, the tail the rest (ADR 0003). */
     private static final int HEAD_SHARE_DIVISOR = 4;
@@ -55,17 +49,11 @@ final class JsonlCollector implements StreamCollector {
     private long droppedBytes;
 
     JsonlCollector(String stream, int cap, String fullLog, String nonce, SecretMasker masker) {
-        if (cap < OutputCollector.MIN_CAP || cap > OutputCollector.MAX_CAP) {
-            throw new IllegalArgumentException("a cap must be at least " + OutputCollector.MIN_CAP + " and at most "
-                    + OutputCollector.MAX_CAP + " bytes; got " + cap);
-        }
         this.cap = cap;
         this.marker = new JsonlMarker(stream, fullLog, nonce);
         this.masker = masker;
         this.digester = new StreamDigester(masker);
-        if (marker.worstCaseLength() >= cap / 2) {
-            throw new IllegalArgumentException("the marker record for " + fullLog + " does not fit a cap of " + cap);
-        }
+        OutputCollector.checkCap(cap, marker.worstCaseLength(), fullLog);
         this.oversizedWeight = marker.maxOversizedLength(Long.MAX_VALUE);
     }
 
@@ -167,17 +155,9 @@ final class JsonlCollector implements StreamCollector {
         return droppedLines[LineQueue.RECORD] + droppedLines[LineQueue.TEXT] + droppedLines[LineQueue.OVERSIZED];
     }
 
-    /** Whether the line is exactly one JSON value (surrounding whitespace allowed). */
+    /** A record when the line is exactly one JSON value, a text line otherwise. */
     static int kindOf(byte[] bytes, int offset, int length) {
-        try (JsonParser parser = JSON.createParser(bytes, offset, length)) {
-            if (parser.nextToken() == null) {
-                return LineQueue.TEXT;
-            }
-            parser.skipChildren();
-            return parser.nextToken() == null ? LineQueue.RECORD : LineQueue.TEXT;
-        } catch (IOException | RuntimeException e) {
-            return LineQueue.TEXT;
-        }
+        return JsonValues.isOneValue(bytes, offset, length) ? LineQueue.RECORD : LineQueue.TEXT;
     }
 
     @Override

@@ -54,21 +54,26 @@ public final class OutputCollector implements StreamCollector {
      * @param masker  the dispatch's secrets, masked in the text and the digest
      */
     public OutputCollector(String stream, int cap, String fullLog, String nonce, SecretMasker masker) {
-        if (cap < MIN_CAP || cap > MAX_CAP) {
-            throw new IllegalArgumentException("a cap must be at least " + MIN_CAP
-                    + " bytes, to leave room for the truncation marker, and at most " + MAX_CAP + "; got " + cap);
-        }
         this.cap = cap;
         this.marker = new TruncationMarker(stream, fullLog, nonce);
         this.masker = masker;
         this.digester = new StreamDigester(masker);
-        if (marker.worstCaseLength() >= cap / 2) {
-            throw new IllegalArgumentException(
-                    "the truncation marker for " + fullLog + " does not fit a cap of " + cap);
-        }
+        checkCap(cap, marker.worstCaseLength(), fullLog);
         int headCapacity = cap / HEAD_SHARE_DIVISOR;
         this.head = new HeadBuffer(headCapacity, INITIAL_BUFFER);
         this.tail = new TailRing(cap - headCapacity, INITIAL_BUFFER);
+    }
+
+    /** Refuses a cap out of bounds, or one whose marker would take half of it or more. */
+    static void checkCap(int cap, int markerWorstCase, String fullLog) {
+        if (cap < MIN_CAP || cap > MAX_CAP) {
+            throw new IllegalArgumentException("a cap must be at least " + MIN_CAP
+                    + " bytes, to leave room for the truncation marker, and at most " + MAX_CAP + "; got " + cap);
+        }
+        if (markerWorstCase >= cap / 2) {
+            throw new IllegalArgumentException(
+                    "the truncation marker for " + fullLog + " does not fit a cap of " + cap);
+        }
     }
 
     @Override

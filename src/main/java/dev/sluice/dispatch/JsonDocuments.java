@@ -23,8 +23,12 @@ final class JsonDocuments {
 
     private static final Logger LOG = Logger.getLogger(JsonDocuments.class);
 
-    /** Copies of a document reducing it holds at its peak: the document and its rewritten form. */
-    private static final int COPIES = 2;
+    /**
+     * Copies of a document finishing it holds at its peak: reading it back
+     * holds the read's buffer and the range cut from it; reducing holds the
+     * document and its rewritten form.
+     */
+    private static final int COPIES = 3;
 
     private final ContainerLogs logs;
     private final long maxDocument;

@@ -117,11 +117,30 @@ public record DispatchRequest(
 
     @Schema(
             name = "DispatchOutput",
-            description = "Caps on the result's streams, the truncation marker included (section 7).")
+            description = "Caps on the result's streams, the truncation marker included, and how each stream is "
+                    + "cut when it is over its cap (sections 7, 7.11).")
     public record Output(
             @Schema(description = "4 MiB by default, at most sluice.output.max-stdout-cap (16 MiB)", minimum = "1024")
             Long stdoutCapBytes,
 
             @Schema(description = "256 KiB by default, at most sluice.output.max-stderr-cap (1 MiB)", minimum = "1024")
-            Long stderrCapBytes) {}
+            Long stderrCapBytes,
+
+            @Schema(
+                    description = "how stdout is cut: text (the default; head, marker line, tail), jsonl (whole "
+                            + "records only) or json (one document, reduced step by step) (section 7.11)",
+                    enumeration = {"text", "jsonl", "json"})
+            String format,
+
+            @Schema(
+                    description = "as format, for stderr",
+                    enumeration = {"text", "jsonl", "json"})
+            String stderrFormat,
+
+            @Schema(
+                    description = "json only: JSON Pointers (RFC 6901) of the fields to keep in each object that is "
+                            + "an array's element, the first reduction of a document over its cap (section 7.11); "
+                            + "at most 64, each at most 1024 characters",
+                    examples = "[\"/id\", \"/title\"]")
+            List<String> project) {}
 }

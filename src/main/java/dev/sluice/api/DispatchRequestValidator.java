@@ -20,6 +20,7 @@ import dev.sluice.dispatch.DispatchConfig;
 import dev.sluice.dispatch.DispatchSpec;
 import dev.sluice.dispatch.OutputCaps;
 import dev.sluice.dispatch.SecretsConfig;
+import dev.sluice.output.OutputFormat;
 
 /**
  * Checks a request against the contract and the worker's maxima, naming every
@@ -39,6 +40,10 @@ final class DispatchRequestValidator {
     private static final long MIN_MEMORY = 6L << 20;
 
     private static final int MAX_METADATA = 16 * 1024;
+
+    private static final int MAX_POINTERS = 64;
+    private static final int MAX_POINTER_LENGTH = 1024;
+    private static final Pattern POINTER = Pattern.compile("(/([^~/]|~[01])*)+");
 
     private final DispatchConfig limits;
     private final OutputCaps caps;
@@ -127,6 +132,14 @@ final class DispatchRequestValidator {
                 caps.stderrDefault(),
                 caps.stderrMax(),
                 errors);
+        DispatchRequest.Output output = r.output();
+        OutputFormat stdoutFormat = format("output.format", output == null ? null : output.format(), stdoutCap, errors);
+        OutputFormat stderrFormat =
+                format("output.stderrFormat", output == null ? null : output.stderrFormat(), stderrCap, errors);
+        List<String> project = project(
+                output == null ? null : output.project(),
+                stdoutFormat == OutputFormat.JSON || stderrFormat == OutputFormat.JSON,
+                errors);
         checkCallbackUrl(r.callbackUrl(), errors);
         DispatchSpec.CallbackMode callbackMode = callbackMode(r.callbackMode(), errors);
         DispatchSpec.CallbackEncoding callbackEncoding = callbackEncoding(r.callbackEncoding(), errors);
@@ -152,6 +165,9 @@ final class DispatchRequestValidator {
                 network,
                 stdoutCap,
                 stderrCap,
+                stdoutFormat,
+                stderrFormat,
+                project,
                 r.callbackUrl(),
                 callbackMode,
                 callbackEncoding,
@@ -288,6 +304,53 @@ final class DispatchRequestValidator {
             return defaultCap;
         }
         return requested.intValue();
+    }
+
+    /** A stream's format; a structured one needs a cap that holds its marker record twice over. */
+    private OutputFormat format(String field, String wire, int cap, List<Problem.FieldError> errors) {
+        if (wire == null) {
+            return OutputFormat.TEXT;
+        }
+        OutputFormat format = OutputFormat.fromWire(wire).orElse(null);
+        if (format == null) {
+            errors.add(Problem.FieldError.of(field, "must be text, jsonl or json"));
+            return OutputFormat.TEXT;
+        }
+        int min = caps.min(format);
+        if (cap < min) {
+            errors.add(Problem.FieldError.of(
+                    field, "needs a cap of at least " + min + " bytes, room for its marker record; the cap is " + cap));
+        }
+        return format;
+    }
+
+    private static List<String> project(List<String> pointers, boolean json, List<Problem.FieldError> errors) {
+        if (pointers == null) {
+            return List.of();
+        }
+        if (!json) {
+            errors.add(Problem.FieldError.of(
+                    "output.project", "applies only to a stream captured as json (output.format or stderrFormat)"));
+        }
+        if (pointers.size() > MAX_POINTERS) {
+            errors.add(Problem.FieldError.of("output.project", "has more than " + MAX_POINTERS + " pointers"));
+        }
+        for (int i = 0; i < pointers.size(); i++) {
+            if (!isFieldPointer(pointers.get(i))) {
+                errors.add(Problem.FieldError.of(
+                        "output.project." + i,
+                        "must be a JSON Pointer (RFC 6901) naming a field, such as /id or /user/login, " + "of at most "
+                                + MAX_POINTER_LENGTH + " characters"));
+            }
+        }
+        return List.copyOf(pointers.stream().filter(p -> p != null).toList());
+    }
+
+    /** "/" then reference tokens separated by "/", where "~" only starts "~0" or "~1"; never the whole document. */
+    static boolean isFieldPointer(String pointer) {
+        return pointer != null
+                && pointer.length() <= MAX_POINTER_LENGTH
+                && POINTER.matcher(pointer).matches();
     }
 
     void checkCallbackUrl(String url, List<Problem.FieldError> errors) {

@@ -3,11 +3,12 @@ package dev.sluice.dispatch;
 import dev.sluice.container.OutputSink;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.output.MarkerNonce;
-import dev.sluice.output.OutputCollector;
 import dev.sluice.output.SecretMasker;
+import dev.sluice.output.StreamCollector;
 
 /**
- * A dispatch's two streams, each bounded by its own collector. Both markers
+ * A dispatch's two streams, each bounded by its own collector in the format
+ * the dispatch asked for (ADR 0031). Both markers
  * carry one nonce, drawn here: the result built from this capture is the
  * dispatch's only one, so its nonce is the dispatch's (ADR 0025). A watcher
  * (the idle timeout, the live tail) sees each chunk after the collectors; it
@@ -15,20 +16,22 @@ import dev.sluice.output.SecretMasker;
  */
 final class Capture implements OutputSink {
 
-    private final OutputCollector stdout;
-    private final OutputCollector stderr;
-    private final OutputSink watcher;
     private final String nonce;
+    private final StreamCollector stdout;
+    private final StreamCollector stderr;
+    private final OutputSink watcher;
 
-    Capture(String dispatchId, int stdoutCap, int stderrCap, SecretMasker masker) {
-        this(dispatchId, stdoutCap, stderrCap, masker, null);
+    Capture(String dispatchId, DispatchSpec spec, SecretMasker masker) {
+        this(dispatchId, spec, masker, null);
     }
 
-    Capture(String dispatchId, int stdoutCap, int stderrCap, SecretMasker masker, OutputSink watcher) {
+    Capture(String dispatchId, DispatchSpec spec, SecretMasker masker, OutputSink watcher) {
         this.watcher = watcher;
         this.nonce = MarkerNonce.random();
-        this.stdout = new OutputCollector("stdout", stdoutCap, DispatchLinks.log(dispatchId, "stdout"), nonce, masker);
-        this.stderr = new OutputCollector("stderr", stderrCap, DispatchLinks.log(dispatchId, "stderr"), nonce, masker);
+        this.stdout = StreamCollector.of(
+                spec.format(true), "stdout", spec.stdoutCap(), DispatchLinks.log(dispatchId, "stdout"), nonce, masker);
+        this.stderr = StreamCollector.of(
+                spec.format(false), "stderr", spec.stderrCap(), DispatchLinks.log(dispatchId, "stderr"), nonce, masker);
     }
 
     @Override
@@ -47,22 +50,18 @@ final class Capture implements OutputSink {
         }
     }
 
+    /** The dispatch's marker nonce: every marker of this capture carries it, and the callback budget's too. */
+    String nonce() {
+        return nonce;
+    }
+
     /** Bytes the collectors hold now: at most the two caps. */
     long bytesHeld() {
         return stdout.bytesHeld() + stderr.bytesHeld();
     }
 
-    long stdoutWritten() {
-        return stdout.bytesWritten();
-    }
-
-    long stderrWritten() {
-        return stderr.bytesWritten();
-    }
-
-    /** The dispatch's marker nonce: the callback budget marks a whole stream it cuts with it too. */
-    String nonce() {
-        return nonce;
+    long bytesWritten(boolean ofStdout) {
+        return ofStdout ? stdout.bytesWritten() : stderr.bytesWritten();
     }
 
     /** Both streams, their markers pointing at where the runtime's log of each now begins. */

@@ -129,6 +129,7 @@ class DispatchProducer {
             ReportConfig reportConfig,
             OutputTap tap,
             ArtifactCollection artifacts,
+            OutputLimits outputLimits,
             Clock clock,
             Worker worker,
             StoreIdentity store) {
@@ -137,6 +138,7 @@ class DispatchProducer {
                 new AgentReports(runtime, (int) reportConfig.maxSize().asLongValue()),
                 artifacts,
                 logs,
+                new JsonDocuments(logs, outputLimits.maxJsonDocument()),
                 transitions,
                 finisher,
                 vault,

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 import dev.sluice.artifact.Artifact;
 import dev.sluice.artifact.ArtifactsRefused;
+import dev.sluice.output.FormatOutcome;
 import dev.sluice.output.Overflow;
 import dev.sluice.output.StreamDigest;
 import dev.sluice.output.Utf8Text;
@@ -27,7 +28,9 @@ import dev.sluice.summary.WorkerSummary;
  * {@code result} of the record (docs/api.md, section 7). {@code stdout} and
  * {@code stderr} are bounded by their caps; an overflow is present exactly
  * when its stream was truncated. The digests describe each whole stream, and
- * are {@code null} only when the dispatch's output was never read.
+ * are {@code null} only when the dispatch's output was never read. The token
+ * estimates are of the returned strings; the formats are present only for a
+ * stream the dispatch asked to capture as JSON Lines or JSON (ADR 0031).
  * {@code report} is what the agent claims, kept apart from everything the
  * worker observed; the three fields before it are the worker's account of how
  * it found the report.
@@ -48,6 +51,10 @@ import dev.sluice.summary.WorkerSummary;
     "reductions",
     "stdoutDigest",
     "stderrDigest",
+    "stdoutTokens",
+    "stderrTokens",
+    "stdoutFormat",
+    "stderrFormat",
     "logs",
     "reportStatus",
     "reportSource",
@@ -134,6 +141,25 @@ public record DispatchResult(
 
         @Schema(required = true, nullable = true, description = "as stdoutDigest, for stderr")
         StreamDigest stderrDigest,
+
+        @Schema(
+                required = true,
+                description = "an estimate of the tokens the returned stdout takes in a model's context: its "
+                        + "UTF-8 bytes / 3.5, rounded up; not any model's tokenizer (section 7.11)")
+        long stdoutTokens,
+
+        @Schema(required = true, description = "as stdoutTokens, for stderr")
+        long stderrTokens,
+
+        @Schema(
+                description = "absent unless the dispatch asked for output.format jsonl or json: how stdout was "
+                        + "returned, and why it fell back to text if it did (section 7.11)")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        FormatOutcome stdoutFormat,
+
+        @Schema(description = "as stdoutFormat, for stderr and output.stderrFormat")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        FormatOutcome stderrFormat,
 
         @Schema(required = true) Logs logs,
 

@@ -40,6 +40,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private final AgentReports reports;
     private final ArtifactCollection artifacts;
     private final ContainerLogs logs;
+    private final JsonDocuments documents;
     private final DispatchTransitions transitions;
     private final Finisher finisher;
     private final SecretVault vault;
@@ -55,6 +56,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             AgentReports reports,
             ArtifactCollection artifacts,
             ContainerLogs logs,
+            JsonDocuments documents,
             DispatchTransitions transitions,
             Finisher finisher,
             SecretVault vault,
@@ -68,6 +70,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         this.reports = reports;
         this.artifacts = artifacts;
         this.logs = logs;
+        this.documents = documents;
         this.transitions = transitions;
         this.finisher = finisher;
         this.vault = vault;
@@ -201,8 +204,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private void attachStartAndCollect(String id, DispatchSpec spec, Execution execution, String containerId) {
         IdleWatch idle = spec.idleTimeout() == null ? null : new IdleWatch(spec.idleTimeout(), clock);
         SecretMasker masker = vault.maskerFor(id);
-        Capture capture = new Capture(
-                id, spec.stdoutCap(), spec.stderrCap(), masker, OutputSink.both(idle, tap.open(id, masker)));
+        Capture capture = new Capture(id, spec, masker, OutputSink.both(idle, tap.open(id, masker)));
         Instant startedAt;
         Attachment.StreamEnd end;
         byte[] stdin = spec.input() == null ? null : spec.input().getBytes(StandardCharsets.UTF_8);
@@ -243,7 +245,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
      * only for this moment, and fifty dispatches that end together must not
      * need them all at once. The report file and the artifacts are read
      * before, outside the budget: they wait on the engine, and are bounded on
-     * their own.
+     * their own. A stream asked for as json is finished from the runtime's
+     * log, within the budget ({@link JsonDocuments}).
      */
     private void finishCaptured(
             String id,
@@ -260,12 +263,17 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         DispatchResult.Error error = exitError(containerId, exitCode, stop);
         CrashPoint.AFTER_EXIT.reached();
         OutFile reportFile = reports.file(containerId);
+        SecretMasker masker = vault.maskerFor(id);
         // Counting what the runtime still holds reads the log back: outside the budget, like the report.
         DispatchResult.AvailableFrom availableFrom =
-                holding.atFinish(containerId, capture.stdoutWritten(), capture.stderrWritten(), recovered);
+                holding.atFinish(containerId, capture.bytesWritten(true), capture.bytesWritten(false), recovered);
         Artifacts kept = artifacts.collect(id, containerId, name -> DispatchLinks.artifact(id, name));
-        budget.within(capture.bytesHeld() * FinishingBudget.COPIES, () -> {
-            CapturedOutput stdout = capture.finishStdout(availableFrom);
+        long memory = capture.bytesHeld() * FinishingBudget.COPIES + documents.memory(spec, capture);
+        budget.within(memory, () -> {
+            CapturedOutput stdout = documents.finish(
+                    capture.finishStdout(availableFrom), spec, true, containerId, capture.nonce(), masker);
+            CapturedOutput stderr = documents.finish(
+                    capture.finishStderr(availableFrom), spec, false, containerId, capture.nonce(), masker);
             return finisher.finish(new Ending(
                     id,
                     spec,
@@ -275,10 +283,10 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     startedAt,
                     finishedAt,
                     stdout,
-                    capture.finishStderr(availableFrom),
+                    stderr,
                     availableFrom,
                     recovered,
-                    reports.reading(reportFile, stdout.text(), vault.maskerFor(id)),
+                    reports.reading(reportFile, stdout.text(), masker),
                     kept,
                     capture.nonce(),
                     null));
@@ -287,7 +295,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
 
     /** Collectors for a dispatch's output, masking its secrets as they go (into the digests) and in the result. */
     private Capture capture(String id, DispatchSpec spec) {
-        return new Capture(id, spec.stdoutCap(), spec.stderrCap(), vault.maskerFor(id));
+        return new Capture(id, spec, vault.maskerFor(id));
     }
 
     /** SIGKILL from the kernel's OOM killer looks like any 137; the engine knows which it was. */

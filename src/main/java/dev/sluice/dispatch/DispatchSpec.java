@@ -10,10 +10,14 @@ import java.util.Optional;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonValue;
 
+import dev.sluice.output.OutputFormat;
+
 /**
  * A validated dispatch with the worker's defaults applied: what the runner
  * needs to start it. Stored as JSON without {@link #secrets()}, whose values
  * live only in memory; {@link #secretNames()} records that they existed.
+ * Specs stored before output formats existed have {@code null} formats and
+ * projection: their streams are text ({@link #format(boolean)}).
  */
 public record DispatchSpec(
         String image,
@@ -31,6 +35,9 @@ public record DispatchSpec(
         String network,
         int stdoutCap,
         int stderrCap,
+        OutputFormat stdoutFormat,
+        OutputFormat stderrFormat,
+        List<String> project,
         String callbackUrl,
         CallbackMode callbackMode,
         CallbackEncoding callbackEncoding,
@@ -75,6 +82,16 @@ public record DispatchSpec(
     /** Specs stored before the mode existed have none: they send the whole result. */
     public boolean sendsDigest() {
         return callbackMode == CallbackMode.DIGEST;
+    }
+
+    /** How stdout (or stderr) is captured. */
+    public OutputFormat format(boolean stdout) {
+        return OutputFormat.orText(stdout ? stdoutFormat : stderrFormat);
+    }
+
+    /** The JSON Pointers of the fields to keep in each array element of a json stream; empty for none. */
+    public List<String> projection() {
+        return project == null ? List.of() : project;
     }
 
     public boolean hasSecrets() {

@@ -15,6 +15,7 @@ import jakarta.inject.Singleton;
 import dev.sluice.artifact.Artifacts;
 import dev.sluice.concurrent.WarmUp;
 import dev.sluice.output.OutputCollector;
+import dev.sluice.output.OutputFormat;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.report.ReportReading;
 import dev.sluice.store.Jdbc;
@@ -85,11 +86,14 @@ class DispatchWarmUp {
                 "none",
                 OutputCollector.MIN_CAP,
                 OutputCollector.MIN_CAP,
+                OutputFormat.TEXT,
+                OutputFormat.TEXT,
+                List.of(),
                 null,
                 DispatchSpec.CallbackMode.FULL,
                 DispatchSpec.CallbackEncoding.IDENTITY,
                 Map.of("warmUp", true));
-        Capture capture = new Capture(id, spec.stdoutCap(), spec.stderrCap(), SecretMasker.NONE);
+        Capture capture = new Capture(id, spec, SecretMasker.NONE);
         capture.stdout(OUTPUT, 0, OUTPUT.length);
         capture.stderr(OUTPUT, 0, OUTPUT.length);
         Instant now = clock.instant();

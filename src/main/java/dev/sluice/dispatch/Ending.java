@@ -99,6 +99,10 @@ record Ending(
                 reductions,
                 stdout.digest(),
                 stderr.digest(),
+                stdout.tokens(),
+                stderr.tokens(),
+                stdout.format(),
+                stderr.format(),
                 new DispatchResult.Logs(
                         DispatchLinks.log(id, "stdout"),
                         DispatchLinks.log(id, "stderr"),

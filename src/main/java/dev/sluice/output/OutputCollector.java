@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  * buffer as soon as {@code write} returns. One thread writes; {@code finish}
  * must be called once, after the last write is visible to it.
  */
-public final class OutputCollector {
+public final class OutputCollector implements StreamCollector {
 
     /** Smallest cap: it must hold the worst-case marker and still leave room for output. */
     public static final int MIN_CAP = 1024;
@@ -54,23 +54,29 @@ public final class OutputCollector {
      * @param masker  the dispatch's secrets, masked in the text and the digest
      */
     public OutputCollector(String stream, int cap, String fullLog, String nonce, SecretMasker masker) {
-        if (cap < MIN_CAP || cap > MAX_CAP) {
-            throw new IllegalArgumentException("a cap must be at least " + MIN_CAP
-                    + " bytes, to leave room for the truncation marker, and at most " + MAX_CAP + "; got " + cap);
-        }
         this.cap = cap;
         this.marker = new TruncationMarker(stream, fullLog, nonce);
         this.masker = masker;
         this.digester = new StreamDigester(masker);
-        if (marker.worstCaseLength() >= cap / 2) {
-            throw new IllegalArgumentException(
-                    "the truncation marker for " + fullLog + " does not fit a cap of " + cap);
-        }
+        checkCap(cap, marker.worstCaseLength(), fullLog);
         int headCapacity = cap / HEAD_SHARE_DIVISOR;
         this.head = new HeadBuffer(headCapacity, INITIAL_BUFFER);
         this.tail = new TailRing(cap - headCapacity, INITIAL_BUFFER);
     }
 
+    /** Refuses a cap out of bounds, or one whose marker would take half of it or more. */
+    static void checkCap(int cap, int markerWorstCase, String fullLog) {
+        if (cap < MIN_CAP || cap > MAX_CAP) {
+            throw new IllegalArgumentException("a cap must be at least " + MIN_CAP
+                    + " bytes, to leave room for the truncation marker, and at most " + MAX_CAP + "; got " + cap);
+        }
+        if (markerWorstCase >= cap / 2) {
+            throw new IllegalArgumentException(
+                    "the truncation marker for " + fullLog + " does not fit a cap of " + cap);
+        }
+    }
+
+    @Override
     public void write(byte[] chunk, int offset, int count) {
         written += count;
         digester.update(chunk, offset, count);
@@ -80,12 +86,12 @@ public final class OutputCollector {
         }
     }
 
-    /** Bytes written so far, past the cap too. */
+    @Override
     public long bytesWritten() {
         return written;
     }
 
-    /** Bytes of the stream held now, at most the cap: what the result is built from. */
+    @Override
     public long bytesHeld() {
         return head.length() + (long) tail.size();
     }
@@ -98,16 +104,10 @@ public final class OutputCollector {
     /**
      * Builds the bounded text, masking secrets first: masking keeps lengths, and
      * masked bytes are plain ASCII the cuts can then fall between. The text is
-     * made once, as UTF-8 bytes.
+     * made once, as UTF-8 bytes. A marker, if any, points at where the stream's
+     * copy in the runtime's log now begins, {@code availableFrom} (ADR 0032).
      */
-    public CapturedOutput finish() {
-        return finish(0);
-    }
-
-    /**
-     * As {@link #finish()}, for a stream whose copy in the runtime's log now
-     * begins at {@code availableFrom}: a marker, if any, points there (ADR 0032).
-     */
+    @Override
     public CapturedOutput finish(long availableFrom) {
         StreamDigest digest = digester.finish();
         byte[] headBytes = head.array();

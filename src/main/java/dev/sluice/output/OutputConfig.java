@@ -23,4 +23,13 @@ public interface OutputConfig {
     /** The most stderr cap a dispatch may ask for. */
     @WithDefault("1M")
     MemorySize maxStderrCap();
+
+    /**
+     * Largest stream captured as {@code json} that is read back whole from the
+     * runtime's log and reduced when it is over its cap (ADR 0031); a longer one
+     * is returned as text. Reducing holds the document in memory, within
+     * {@code sluice.dispatch.finish-memory}.
+     */
+    @WithDefault("64M")
+    MemorySize maxJsonDocument();
 }

@@ -7,7 +7,7 @@ import java.util.List;
  * The output caps in force, checked once at start-up: a worker with caps it
  * cannot honour refuses to start and says which setting is wrong.
  */
-public record OutputLimits(int stdoutCap, int stderrCap, int maxStdoutCap, int maxStderrCap) {
+public record OutputLimits(int stdoutCap, int stderrCap, int maxStdoutCap, int maxStderrCap, int maxJsonDocument) {
 
     public static OutputLimits from(OutputConfig config) {
         List<String> problems = new ArrayList<>();
@@ -17,6 +17,11 @@ public record OutputLimits(int stdoutCap, int stderrCap, int maxStdoutCap, int m
                 cap("sluice.output.max-stdout-cap", config.maxStdoutCap().asLongValue(), problems);
         int maxStderr =
                 cap("sluice.output.max-stderr-cap", config.maxStderrCap().asLongValue(), problems);
+        long maxJson = config.maxJsonDocument().asLongValue();
+        if (maxJson < 0 || maxJson > OutputCollector.MAX_CAP) {
+            problems.add("sluice.output.max-json-document is " + maxJson + " bytes; it must be between 0 and "
+                    + OutputCollector.MAX_CAP + " (the document is held in memory as one array)");
+        }
         if (problems.isEmpty() && stdout > maxStdout) {
             problems.add("sluice.output.stdout-cap (" + stdout + " bytes) exceeds sluice.output.max-stdout-cap ("
                     + maxStdout + ")");
@@ -28,7 +33,7 @@ public record OutputLimits(int stdoutCap, int stderrCap, int maxStdoutCap, int m
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid output caps: " + String.join("; ", problems));
         }
-        return new OutputLimits(stdout, stderr, maxStdout, maxStderr);
+        return new OutputLimits(stdout, stderr, maxStdout, maxStderr, (int) maxJson);
     }
 
     private static int cap(String name, long bytes, List<String> problems) {

@@ -60,6 +60,23 @@ class DispatchValidationTest {
                         List.of("output.stdoutCapBytes")),
                 Arguments.of(
                         "{\"image\":\"x\",\"output\":{\"stderrCapBytes\":100}}", 422, List.of("output.stderrCapBytes")),
+                Arguments.of("{\"image\":\"x\",\"output\":{\"format\":\"yaml\"}}", 422, List.of("output.format")),
+                Arguments.of(
+                        "{\"image\":\"x\",\"output\":{\"stderrFormat\":\"JSON\"}}",
+                        422,
+                        List.of("output.stderrFormat")),
+                Arguments.of(
+                        "{\"image\":\"x\",\"output\":{\"format\":\"json\",\"project\":[\"/id\",\"id\",\"/a~2\",\"\"]}}",
+                        422,
+                        List.of("output.project.1", "output.project.2", "output.project.3")),
+                Arguments.of(
+                        "{\"image\":\"x\",\"output\":{\"format\":\"jsonl\",\"project\":[\"/id\"]}}",
+                        422,
+                        List.of("output.project")),
+                Arguments.of(
+                        "{\"image\":\"x\",\"output\":{\"format\":\"jsonl\",\"stdoutCapBytes\":100}}",
+                        422,
+                        List.of("output.stdoutCapBytes")),
                 Arguments.of("{\"image\":\"x\",\"network\":\"host\"}", 422, List.of("network")),
                 Arguments.of("{\"image\":\"x\",\"workingDir\":\"relative\"}", 422, List.of("workingDir")),
                 Arguments.of("{\"image\":\"x\",\"env\":{\"BAD-NAME\":\"v\"}}", 422, List.of("env.BAD-NAME")),

@@ -3,6 +3,9 @@ package dev.sluice.output;
 import java.util.Arrays;
 import java.util.List;
 
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+
 /** A stream fed in chunks of the given sizes, round robin, through one reused buffer, as the attach path does. */
 final class Chunks {
 
@@ -12,6 +15,16 @@ final class Chunks {
     }
 
     private Chunks() {}
+
+    /** Chunk sizes for property tests: up to 8 sizes to cycle through, empty chunks among them. */
+    static Arbitrary<List<Integer>> sizes() {
+        return Arbitraries.integers()
+                .between(0, 1100)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(8)
+                .filter(l -> l.stream().anyMatch(n -> n > 0));
+    }
 
     static void feed(byte[] stream, List<Integer> sizes, Sink sink) {
         byte[] reused = new byte[8192];

@@ -142,12 +142,7 @@ class OutputCollectorPropertyTest {
 
     @Provide
     Arbitrary<List<Integer>> chunkSizes() {
-        return Arbitraries.integers()
-                .between(0, 1100)
-                .list()
-                .ofMinSize(1)
-                .ofMaxSize(8)
-                .filter(l -> l.stream().anyMatch(n -> n > 0));
+        return Chunks.sizes();
     }
 
     private static byte[] interleave(byte[] a, byte[] b) {

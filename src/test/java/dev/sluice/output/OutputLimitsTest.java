@@ -11,8 +11,17 @@ import io.quarkus.runtime.configuration.MemorySize;
 
 class OutputLimitsTest {
 
-    record Config(MemorySize stdoutCap, MemorySize stderrCap, MemorySize maxStdoutCap, MemorySize maxStderrCap)
-            implements OutputConfig {}
+    record Config(
+            MemorySize stdoutCap,
+            MemorySize stderrCap,
+            MemorySize maxStdoutCap,
+            MemorySize maxStderrCap,
+            MemorySize maxJsonDocument)
+            implements OutputConfig {
+        Config(MemorySize stdoutCap, MemorySize stderrCap, MemorySize maxStdoutCap, MemorySize maxStderrCap) {
+            this(stdoutCap, stderrCap, maxStdoutCap, maxStderrCap, bytes(64 << 20));
+        }
+    }
 
     private static MemorySize bytes(long n) {
         return new MemorySize(BigInteger.valueOf(n));
@@ -22,7 +31,7 @@ class OutputLimitsTest {
     void defaultsAreFourMebibytesAndAQuarterOfOne() {
         OutputLimits limits =
                 OutputLimits.from(new Config(bytes(4 << 20), bytes(256 << 10), bytes(16 << 20), bytes(1 << 20)));
-        assertThat(limits).isEqualTo(new OutputLimits(4 << 20, 256 << 10, 16 << 20, 1 << 20));
+        assertThat(limits).isEqualTo(new OutputLimits(4 << 20, 256 << 10, 16 << 20, 1 << 20, 64 << 20));
     }
 
     @Test

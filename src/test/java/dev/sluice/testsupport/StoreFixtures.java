@@ -11,6 +11,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.sluice.dispatch.DispatchResult;
 import dev.sluice.dispatch.DispatchSpec;
 import dev.sluice.dispatch.DispatchSummary;
+import dev.sluice.output.OutputFormat;
 
 /** Records for tests that use the store without the worker around it. */
 public final class StoreFixtures {
@@ -43,6 +44,9 @@ public final class StoreFixtures {
                 "none",
                 4 << 20,
                 256 << 10,
+                OutputFormat.TEXT,
+                OutputFormat.TEXT,
+                List.of(),
                 callbackUrl,
                 DispatchSpec.CallbackMode.FULL,
                 DispatchSpec.CallbackEncoding.IDENTITY,

@@ -244,8 +244,11 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         CrashPoint.AFTER_EXIT.reached();
         OutFile reportFile = reports.file(containerId);
         // Counting what the runtime still holds reads the log back: outside the budget, like the report.
-        DispatchResult.AvailableFrom availableFrom =
-                holding.atFinish(containerId, capture.stdoutWritten(), capture.stderrWritten(), recovered);
+        DispatchResult.AvailableFrom availableFrom = holding.atFinish(
+                containerId,
+                capture.stdoutWritten(),
+                capture.stderrWritten(),
+                recovered ? LogHolding.UNKNOWN : capture.jsonFileLogBound());
         budget.within(capture.bytesHeld() * FinishingBudget.COPIES, () -> {
             CapturedOutput stdout = capture.finishStdout(availableFrom);
             return finisher.finish(new Ending(

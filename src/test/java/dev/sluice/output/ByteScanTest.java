@@ -60,4 +60,25 @@ class ByteScanTest {
         assertThat(ByteScan.count(b, 0, b.length, (byte) '\n')).isEqualTo(4);
         assertThat(ByteScan.indexOf(b, 1, b.length, (byte) '\n')).isEqualTo(5);
     }
+
+    @Test
+    void jsonEscapedBytesAreCountedAsAPlainLoopCountsThem() {
+        for (int from = 0; from < 16; from++) {
+            for (int to = from; to <= ALL.length; to += 7) {
+                long expected = 0;
+                for (int i = from; i < to; i++) {
+                    int c = ALL[i] & 0xFF;
+                    expected += c < 0x20 || c >= 0x80 || "\"\\<>&".indexOf(c) >= 0 ? 1 : 0;
+                }
+                assertThat(ByteScan.countJsonEscaped(ALL, from, to)).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void theNeighboursOfEscapedBytesAreNotCounted() {
+        // Each escaped byte beside the ones a shared compare or a carry could confuse it with.
+        byte[] b = "\"#$%&'<=>?[\\]\u001f \u007f".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(ByteScan.countJsonEscaped(b, 0, b.length)).isEqualTo(6);
+    }
 }

@@ -1,0 +1,49 @@
+package dev.sluice.output;
+
+/**
+ * An upper bound of the bytes the runtime's {@code json-file} log driver
+ * writes for one stream, counted while it streams (ADR 0036), so the worker
+ * can tell a log that cannot have rotated without reading it back.
+ *
+ * <p>The driver writes one record per message,
+ * {@code {"log":"<text>","stream":"stdout","time":"<RFC 3339, nanoseconds>"}}
+ * and a newline. Its copier (Engine 20.10, {@code daemon/logger/copier.go})
+ * ends a message at each newline, which the text keeps, escaped as two bytes;
+ * after 16 KiB of a line without one; and at the end of the stream. So there
+ * are at most {@code newlines + bytes / 16 KiB + 1} messages. Escaping makes a
+ * byte at most six (a control byte as a backslash-u escape, an ill-formed
+ * byte as an escaped U+FFFD, U+2028 as an escape of six for its three bytes); only the
+ * bytes {@link ByteScan#countJsonEscaped} counts can grow at all.
+ */
+final class JsonFileLogSize {
+
+    // A record around empty text: `{"log":"` (8), `","stream":"stdout","time":"` (28), the longest
+    // timestamp, `2026-11-23T21:42:17.516484408Z` (30), the closing quote and brace (2) and the newline (1).
+    static final int RECORD_FRAME = 8 + 28 + 30 + 2 + 1;
+
+    /** The copier's buffer: a line without a newline is cut into messages of this many bytes. */
+    static final int MESSAGE_BYTES = 16 << 10;
+
+    /** Bytes an escape adds at most to the one byte it replaces. */
+    private static final int MAX_GROWTH = 5;
+
+    private long bytes;
+    private long escaped;
+    private long newlines;
+
+    /** Counts one chunk, as written (before any masking: the runtime logs what the process wrote). */
+    void update(byte[] chunk, int offset, int count) {
+        bytes += count;
+        escaped += ByteScan.countJsonEscaped(chunk, offset, offset + count);
+        newlines += ByteScan.count(chunk, offset, offset + count, (byte) '\n');
+    }
+
+    /** The most bytes of records the stream so far can take in the log; a newline grows by one only. */
+    long bound() {
+        if (bytes == 0) {
+            return 0;
+        }
+        long messages = newlines + bytes / MESSAGE_BYTES + 1;
+        return bytes + MAX_GROWTH * (escaped - newlines) + newlines + messages * RECORD_FRAME;
+    }
+}

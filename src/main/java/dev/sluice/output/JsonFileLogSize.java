@@ -41,15 +41,19 @@ final class JsonFileLogSize {
         bytes += count;
         int end = offset + count;
         int i = offset;
+        long e = 0;
+        long n = 0;
         for (; i + Long.BYTES <= end; i += Long.BYTES) {
             long x = ByteScan.word(chunk, i);
-            escaped += Long.bitCount(ByteScan.jsonEscaped(x));
-            newlines += Long.bitCount(ByteScan.maybeEqual(x, (byte) '\n'));
+            e += Long.bitCount(ByteScan.jsonEscaped(x));
+            n += Long.bitCount(ByteScan.maybeEqual(x, (byte) '\n'));
         }
         for (; i < end; i++) {
-            escaped += ByteScan.jsonEscaped(chunk[i]) ? 1 : 0;
-            newlines += chunk[i] == '\n' ? 1 : 0;
+            e += ByteScan.jsonEscaped(chunk[i]) ? 1 : 0;
+            n += chunk[i] == '\n' ? 1 : 0;
         }
+        escaped += e;
+        newlines += n;
     }
 
     /** The most bytes of records the stream so far can take in the log; a newline grows by one only. */

@@ -21,6 +21,9 @@ public final class LogRetention {
     /** More than the largest record a driver writes: 16 KiB of output, each byte escaped to six, and its frame. */
     static final long RECORD_MARGIN = 128 << 10;
 
+    /** Bytes of json-file records that cannot have rotated; -1 for other drivers. */
+    private final long jsonFileBudget;
+
     private final long safeBytes;
     private final long provenWhole;
 
@@ -31,6 +34,7 @@ public final class LogRetention {
             case "json-file" -> 72;
             default -> 0;
         };
+        this.jsonFileBudget = config.logDriver().equals("json-file") ? budget : -1;
         this.safeBytes = worstExpansion == 0 ? -1 : budget / worstExpansion;
         long fullFiles =
                 (config.logMaxFiles() - 1L) * Math.max(0, config.logMaxSize().asLongValue() - RECORD_MARGIN);
@@ -40,6 +44,15 @@ public final class LogRetention {
     /** True when a dispatch that wrote this many bytes (both streams) may have had its log rotated. */
     public boolean possiblyRotated(long bytesWritten) {
         return bytesWritten > safeBytes;
+    }
+
+    /**
+     * True when a {@code json-file} log of at most this many bytes of records
+     * cannot have rotated: they fit in {@code (files - 1) x size} (ADR 0036).
+     * Always false for other drivers, whose records this bound does not describe.
+     */
+    public boolean recordsFit(long jsonFileRecordBytes) {
+        return jsonFileBudget >= 0 && jsonFileRecordBytes <= jsonFileBudget;
     }
 
     /** A log returning less output than this (both streams) lost nothing; -1 for drivers we cannot tell. */

@@ -64,6 +64,11 @@ final class Capture implements OutputSink {
         return ofStdout ? stdout.bytesWritten() : stderr.bytesWritten();
     }
 
+    /** At most how many bytes of {@code json-file} records both streams take in the runtime's log. */
+    long jsonFileLogBound() {
+        return stdout.jsonFileLogBound() + stderr.jsonFileLogBound();
+    }
+
     /** Both streams, their markers pointing at where the runtime's log of each now begins. */
     CapturedOutput finishStdout(DispatchResult.AvailableFrom from) {
         return stdout.finish(from == null ? 0 : from.stdout());

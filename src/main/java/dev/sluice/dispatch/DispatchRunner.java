@@ -265,8 +265,11 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         OutFile reportFile = reports.file(containerId);
         SecretMasker masker = vault.maskerFor(id);
         // Counting what the runtime still holds reads the log back: outside the budget, like the report.
-        DispatchResult.AvailableFrom availableFrom =
-                holding.atFinish(containerId, capture.bytesWritten(true), capture.bytesWritten(false), recovered);
+        DispatchResult.AvailableFrom availableFrom = holding.atFinish(
+                containerId,
+                capture.bytesWritten(true),
+                capture.bytesWritten(false),
+                recovered ? LogHolding.UNKNOWN : capture.jsonFileLogBound());
         Artifacts kept = artifacts.collect(id, containerId, name -> DispatchLinks.artifact(id, name));
         long memory = capture.bytesHeld() * FinishingBudget.COPIES + documents.memory(spec, capture);
         budget.within(memory, () -> {

@@ -16,6 +16,9 @@ final class LogHolding {
 
     private static final Logger LOG = Logger.getLogger(LogHolding.class);
 
+    /** What {@link #atFinish} takes for a log whose records nobody counted: its counts are the log's own. */
+    static final long UNKNOWN = -1;
+
     private final LogRetention retention;
     private final ContainerLogs logs;
 
@@ -26,17 +29,21 @@ final class LogHolding {
 
     /**
      * At the end of a dispatch whose process wrote these counts, after its
-     * output ended (the log then changes no more). Null when the worker cannot
-     * tell: the log could not be read, or the counts are the log's own
-     * ({@code recovered}) and it is too long to be proven whole.
+     * output ended (the log then changes no more). {@code jsonFileLogBound} is
+     * at most how many bytes of {@code json-file} records both streams take,
+     * counted as they streamed (ADR 0036), or {@link #UNKNOWN} when the counts
+     * are the log's own (a result recovered from it). The log is read back only
+     * when neither that bound nor the worst case rules rotation out. Null when
+     * the worker cannot tell: the log could not be read, or the counts are the
+     * log's own and it is too long to be proven whole.
      */
     DispatchResult.AvailableFrom atFinish(
-            String containerId, long stdoutWritten, long stderrWritten, boolean recovered) {
+            String containerId, long stdoutWritten, long stderrWritten, long jsonFileLogBound) {
         long written = stdoutWritten + stderrWritten;
-        if (recovered) {
+        if (jsonFileLogBound == UNKNOWN) {
             return provenWhole(written) ? DispatchResult.AvailableFrom.WHOLE : null;
         }
-        if (!retention.possiblyRotated(written)) {
+        if (!retention.possiblyRotated(written) || retention.recordsFit(jsonFileLogBound)) {
             return DispatchResult.AvailableFrom.WHOLE;
         }
         try {

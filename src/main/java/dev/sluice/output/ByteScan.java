@@ -14,6 +14,9 @@ final class ByteScan {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
     private static final long LOW_SEVEN = 0x7F7F7F7F7F7F7F7FL;
+    private static final long HIGH = 0x8080808080808080L;
+    /** Added to a byte's low seven bits, carries into its top bit exactly when they are 0x20 or more. */
+    private static final long FROM_SPACE = 0x6060606060606060L;
 
     private ByteScan() {}
 
@@ -31,6 +34,48 @@ final class ByteScan {
             }
         }
         return n;
+    }
+
+    /** Eight bytes of {@code b} from {@code i}, the first in the lowest bits. */
+    static long word(byte[] b, int i) {
+        return (long) LONGS.get(b, i);
+    }
+
+    /**
+     * The top bit of each byte of {@code x} a JSON encoder may write as more
+     * than one byte, and perhaps of a few more: controls below 0x20, every
+     * byte of 0x80 or above (an ill-formed one becomes an escaped U+FFFD),
+     * {@code "}, {@code \\}, {@code <}, {@code >} and {@code &}. Bytes that
+     * differ in a few bits are found with one compare: {@code "} and {@code &}
+     * with bit 0x04 set are 0x26; {@code <}, {@code >} and {@code \\} with bits
+     * 0x62 set are 0x7E, as are {@code ^}, {@code |} and {@code ~}, which are
+     * taken in too. For counting an upper bound: see {@link #maybeZero}.
+     */
+    static long jsonEscaped(long x) {
+        long control = ~((x & LOW_SEVEN) + FROM_SPACE);
+        return ((x | control) & HIGH)
+                | maybeZero((x | 0x6262626262626262L) ^ 0x7E7E7E7E7E7E7E7EL)
+                | maybeZero((x | 0x0404040404040404L) ^ 0x2626262626262626L);
+    }
+
+    /** The top bit of each byte of {@code x} that may equal {@code value}: see {@link #maybeZero}. */
+    static long maybeEqual(long x, byte value) {
+        return maybeZero(x ^ ((value & 0xFFL) * ONES));
+    }
+
+    /**
+     * The top bit of each zero byte of {@code x}, and perhaps of a byte 0x01
+     * above one (the borrow of a zero byte runs into the next): three
+     * instructions where {@link #matches} takes five, for counts that only
+     * have to bound.
+     */
+    private static long maybeZero(long x) {
+        return (x - ONES) & ~x & HIGH;
+    }
+
+    /** One byte as {@link #jsonEscaped(long)} finds it: as a signed byte, 0x80 and above are below 0x20 too. */
+    static boolean jsonEscaped(byte c) {
+        return c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&';
     }
 
     /** The first index in {@code b[from, to)} holding {@code value}, or -1. */

@@ -79,6 +79,11 @@ final class JsonlCollector implements StreamCollector {
     }
 
     @Override
+    public long jsonFileLogBound() {
+        return digester.jsonFileLogBound();
+    }
+
+    @Override
     public long bytesHeld() {
         return head.heldBytes() + (tail == null ? 0L : tail.heldBytes()) + lineLength;
     }

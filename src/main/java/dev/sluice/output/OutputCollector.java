@@ -91,6 +91,17 @@ public final class OutputCollector implements StreamCollector {
         return written;
     }
 
+    /**
+     * At most how many bytes of records the runtime's {@code json-file} log
+     * takes for what was written so far (ADR 0036): counted as it streams, so
+     * the worker can tell a log that cannot have rotated without reading it.
+     */
+    @Override
+    public long jsonFileLogBound() {
+        return digester.jsonFileLogBound();
+    }
+
+    /** Bytes of the stream held now, at most the cap: what the result is built from. */
     @Override
     public long bytesHeld() {
         return head.length() + (long) tail.size();

@@ -13,6 +13,12 @@ public interface StreamCollector {
     /** Bytes written so far, past the cap too. */
     long bytesWritten();
 
+    /**
+     * At most how many bytes of records the runtime's {@code json-file} log
+     * takes for what was written so far (ADR 0036).
+     */
+    long jsonFileLogBound();
+
     /** Bytes of the stream held now, about the cap at most: what the result is built from. */
     long bytesHeld();
 

@@ -18,6 +18,7 @@ final class StreamDigester {
 
     private final MessageDigest sha256;
     private final SecretMasker masker;
+    private final JsonFileLogSize logSize = new JsonFileLogSize();
     private long bytes;
     private long lines;
 
@@ -42,11 +43,17 @@ final class StreamDigester {
 
     void update(byte[] chunk, int offset, int count) {
         bytes += count;
+        logSize.update(chunk, offset, count);
         if (masker.isEmpty()) {
             digest(chunk, offset, count);
         } else {
             digestMasked(chunk, offset, count);
         }
+    }
+
+    /** At most how many bytes the {@code json-file} log of the stream so far takes: see {@link JsonFileLogSize}. */
+    long jsonFileLogBound() {
+        return logSize.bound();
     }
 
     StreamDigest finish() {

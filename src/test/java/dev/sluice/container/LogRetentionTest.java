@@ -49,4 +49,14 @@ class LogRetentionTest {
         long records = (1L << 30) / 100 * 170;
         assertThat(15L * (128L << 20)).isGreaterThan(records);
     }
+
+    @Test
+    void jsonFileRecordsFitInAllFilesButTheCurrentOne() {
+        LogRetention r = retention("json-file", 32, 4);
+        assertThat(r.recordsFit(3L * 32 << 20)).isTrue();
+        assertThat(r.recordsFit((3L * 32 << 20) + 1)).isFalse();
+        // Other drivers write other records: the json-file count says nothing of them.
+        assertThat(retention("local", 32, 4).recordsFit(0)).isFalse();
+        assertThat(retention("journald", 32, 4).recordsFit(0)).isFalse();
+    }
 }

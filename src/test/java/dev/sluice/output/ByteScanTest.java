@@ -60,4 +60,34 @@ class ByteScanTest {
         assertThat(ByteScan.count(b, 0, b.length, (byte) '\n')).isEqualTo(4);
         assertThat(ByteScan.indexOf(b, 1, b.length, (byte) '\n')).isEqualTo(5);
     }
+
+    @Test
+    void jsonEscapedFindsEveryByteAnEncoderMayGrowAndOnlyFewOthers() {
+        for (int i = 0; i + Long.BYTES <= ALL.length; i++) {
+            long found = ByteScan.jsonEscaped(ByteScan.word(ALL, i));
+            for (int k = 0; k < Long.BYTES; k++) {
+                int c = ALL[i + k] & 0xFF;
+                boolean escaped = c < 0x20 || c >= 0x80 || "\"\\<>&".indexOf(c) >= 0;
+                boolean flagged = (found >>> (8 * k + 7) & 1) != 0;
+                if (escaped) {
+                    assertThat(flagged).as("byte %02x", c).isTrue();
+                } else if (flagged) {
+                    // Only ^ | ~, which share a compare with < > \, or a byte just above a match.
+                    assertThat(k > 0 || "^|~".indexOf(c) >= 0)
+                            .as("byte %02x", c)
+                            .isTrue();
+                }
+            }
+        }
+    }
+
+    @Test
+    void plainTextIsNotTakenForEscapedBytes() {
+        byte[] b = "#$%'=?[]_`az{} 09AZ".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (int i = 0; i + Long.BYTES <= b.length; i++) {
+            assertThat(ByteScan.jsonEscaped(ByteScan.word(b, i))).isZero();
+        }
+        byte[] e = "\"&<>\\\u001f\u0080\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertThat(Long.bitCount(ByteScan.jsonEscaped(ByteScan.word(e, 0)))).isEqualTo(8);
+    }
 }

@@ -1,0 +1,67 @@
+package dev.sluice.output;
+
+/**
+ * An upper bound of the bytes the runtime's {@code json-file} log driver
+ * writes for one stream, counted while it streams (ADR 0036), so the worker
+ * can tell a log that cannot have rotated without reading it back.
+ *
+ * <p>The driver writes one record per message,
+ * {@code {"log":"<text>","stream":"stdout","time":"<RFC 3339, nanoseconds>"}}
+ * and a newline. Its copier (Engine 20.10, {@code daemon/logger/copier.go})
+ * ends a message at each newline, which the text keeps, escaped as two bytes;
+ * after 16 KiB of a line without one; and at the end of the stream. So there
+ * are at most {@code newlines + bytes / 16 KiB + 1} messages. Escaping makes a
+ * byte at most six (a control byte as a backslash-u escape, an ill-formed
+ * byte as an escaped U+FFFD, U+2028 as an escape of six for its three bytes); only the
+ * bytes {@link ByteScan#jsonEscaped(long)} finds can grow at all.
+ */
+final class JsonFileLogSize {
+
+    // A record around empty text: `{"log":"` (8), `","stream":"stdout","time":"` (28), the longest
+    // timestamp, `2026-11-23T21:42:17.516484408Z` (30), the closing quote and brace (2) and the newline (1).
+    static final int RECORD_FRAME = 8 + 28 + 30 + 2 + 1;
+
+    /** The copier's buffer: a line without a newline is cut into messages of this many bytes. */
+    static final int MESSAGE_BYTES = 16 << 10;
+
+    /** Bytes an escape adds at most to the one byte it replaces. */
+    private static final int MAX_GROWTH = 5;
+
+    private long bytes;
+    private long escaped;
+    private long newlines;
+
+    /**
+     * Counts one chunk, as written (before any masking: the runtime logs what
+     * the process wrote), in one pass of eight bytes a step. A count may take
+     * in a few bytes too many, which only loosens the bound: a newline counted
+     * adds a record's frame, more than any byte costs.
+     */
+    void update(byte[] chunk, int offset, int count) {
+        bytes += count;
+        int end = offset + count;
+        int i = offset;
+        long e = 0;
+        long n = 0;
+        for (; i + Long.BYTES <= end; i += Long.BYTES) {
+            long x = ByteScan.word(chunk, i);
+            e += Long.bitCount(ByteScan.jsonEscaped(x));
+            n += Long.bitCount(ByteScan.maybeEqual(x, (byte) '\n'));
+        }
+        for (; i < end; i++) {
+            e += ByteScan.jsonEscaped(chunk[i]) ? 1 : 0;
+            n += chunk[i] == '\n' ? 1 : 0;
+        }
+        escaped += e;
+        newlines += n;
+    }
+
+    /** The most bytes of records the stream so far can take in the log; a newline grows by one only. */
+    long bound() {
+        if (bytes == 0) {
+            return 0;
+        }
+        long messages = newlines + bytes / MESSAGE_BYTES + 1;
+        return bytes + MAX_GROWTH * (escaped - newlines) + newlines + messages * RECORD_FRAME;
+    }
+}

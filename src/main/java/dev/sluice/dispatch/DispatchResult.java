@@ -201,6 +201,11 @@ public record DispatchResult(
         @Schema(required = true, nullable = true, description = "as given in the request")
         Map<String, Object> metadata) {
 
+    /** A result read back without {@code reductions} (none were made) has none, not an unknown list. */
+    public DispatchResult {
+        reductions = reductions == null ? List.of() : reductions;
+    }
+
     /**
      * Text the callback budget removed from one kept part of a stream, beside
      * its marker (ADR 0033). The overflow record keeps the capture's counts.

@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
@@ -25,10 +24,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.sluice.artifact.ArtifactStore;
-import dev.sluice.output.Overflow;
-import dev.sluice.output.StreamDigest;
-import dev.sluice.output.Utf8Text;
-import dev.sluice.report.ReportStatus;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.ResultBodies;
 import dev.sluice.testsupport.StoreFixtures;
@@ -75,35 +70,7 @@ class DispatchStoreIT {
     }
 
     private static DispatchResult result(String id, Dispatch.Status status, String stdout) {
-        return new DispatchResult(
-                id,
-                status,
-                0,
-                null,
-                "img:1",
-                T0.plusSeconds(1),
-                T0.plusSeconds(5),
-                4000L,
-                Utf8Text.of(stdout),
-                Utf8Text.EMPTY,
-                new Overflow(9, 8, 1, "n0nce-n0nce"),
-                null,
-                List.of(),
-                new StreamDigest("0".repeat(64), 9, 1),
-                new StreamDigest("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", 0, 0),
-                3,
-                0,
-                null,
-                null,
-                new DispatchResult.Logs("/a", "/b", false, false),
-                ReportStatus.MISSING,
-                null,
-                null,
-                null,
-                List.of(),
-                null,
-                null,
-                Map.of("task", "t"));
+        return StoredDispatches.result(id, status, stdout, T0.plusSeconds(5));
     }
 
     @ParameterizedTest(name = "{0}")

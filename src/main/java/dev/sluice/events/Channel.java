@@ -11,7 +11,9 @@ import dev.sluice.output.SecretMasker;
  * Output comes on the dispatch's reader thread: each chunk is offered to each
  * subscriber's bounded buffer, which copies what fits and counts the rest, so
  * capture never waits on a subscriber. With none, a chunk costs a look at an
- * empty list.
+ * empty list. The last bytes of each stream are kept, as many as the longest
+ * form of a secret, so a subscriber that joins while the dispatch prints masks
+ * its first window knowing what came before it.
  */
 final class Channel implements OutputSink {
 
@@ -19,10 +21,10 @@ final class Channel implements OutputSink {
     private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
     private volatile SecretMasker masker = SecretMasker.NONE;
     private volatile boolean running;
-    /** Reader thread only: where the next chunk of each stream begins. */
-    private long stdoutOffset;
+    /** Reader thread, and joining, under this channel's lock: each stream's last bytes and where they end. */
+    private final StreamEdge stdoutEdge = new StreamEdge();
 
-    private long stderrOffset;
+    private final StreamEdge stderrEdge = new StreamEdge();
 
     Channel(String dispatchId) {
         this.dispatchId = dispatchId;
@@ -38,6 +40,15 @@ final class Channel implements OutputSink {
 
     SecretMasker masker() {
         return masker;
+    }
+
+    /**
+     * Adds a subscriber, its tail starting at the next chunk of each stream
+     * with the bytes just before it known.
+     */
+    synchronized void join(Subscriber subscriber) {
+        subscriber.startAfter(stdoutEdge.copy(), stderrEdge.copy());
+        subscribers.add(subscriber);
     }
 
     /** The dispatch starts here: its output will come through this channel, masked with {@code masker}. */
@@ -57,18 +68,20 @@ final class Channel implements OutputSink {
     }
 
     @Override
-    public void stdout(byte[] chunk, int offset, int count) {
+    public synchronized void stdout(byte[] chunk, int offset, int count) {
+        long at = stdoutEdge.end();
         for (Subscriber s : subscribers) {
-            s.stdout(stdoutOffset, chunk, offset, count);
+            s.stdout(at, chunk, offset, count);
         }
-        stdoutOffset += count;
+        stdoutEdge.append(at, chunk, offset, count, masker.margin());
     }
 
     @Override
-    public void stderr(byte[] chunk, int offset, int count) {
+    public synchronized void stderr(byte[] chunk, int offset, int count) {
+        long at = stderrEdge.end();
         for (Subscriber s : subscribers) {
-            s.stderr(stderrOffset, chunk, offset, count);
+            s.stderr(at, chunk, offset, count);
         }
-        stderrOffset += count;
+        stderrEdge.append(at, chunk, offset, count, masker.margin());
     }
 }

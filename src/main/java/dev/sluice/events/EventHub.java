@@ -128,7 +128,7 @@ public class EventHub implements OutputTap {
         channels.compute(dispatchId, (id, c) -> {
             Channel channel = c == null ? new Channel(id) : c;
             joined[0] = Subscriber.toDispatch(channel, sink, buffer, rate, lastEventId);
-            channel.subscribers().add(joined[0]);
+            channel.join(joined[0]);
             return channel;
         });
         Subscriber subscriber = joined[0];

@@ -69,6 +69,12 @@ final class Subscriber {
         return sink;
     }
 
+    /** The bytes of each stream just before the first this subscriber will be offered. */
+    void startAfter(StreamEdge stdoutBefore, StreamEdge stderrBefore) {
+        stdout.startAfter(stdoutBefore);
+        stderr.startAfter(stderrBefore);
+    }
+
     void stdout(long at, byte[] chunk, int from, int count) {
         stdout.offer(at, chunk, from, count);
     }

@@ -12,7 +12,9 @@ import dev.sluice.output.SecretMasker;
  * until the subscriber has been sent what was held, so the bytes it is shown
  * are always contiguous and a gap sits between them. The sender {@link #take
  * takes} windows of at most its byte budget, masked, cut at whole UTF-8
- * characters.
+ * characters. The bytes just before the next window (as many as the longest
+ * form of a secret) are kept as they were written, so a window is masked as
+ * the whole stream is: a secret that began before it is found whole.
  */
 final class TailBuffer {
 
@@ -34,9 +36,16 @@ final class TailBuffer {
     private long offset;
     private long gapOffset;
     private long gap;
+    /** What the stream held just before {@link #offset}, unmasked, while no gap lies between. */
+    private StreamEdge before = new StreamEdge();
 
     TailBuffer(int capacity) {
         this.capacity = capacity;
+    }
+
+    /** The stream's bytes just before the first this buffer will be offered. */
+    synchronized void startAfter(StreamEdge edge) {
+        before = edge;
     }
 
     /** Called on the reader thread: a copy of what fits, a count of the rest. */
@@ -71,7 +80,8 @@ final class TailBuffer {
      * unless {@code last}: the stream has ended, and then what the budget
      * leaves behind is counted as missed. The gap follows the window once
      * everything before it has been taken. {@code masker} holds the
-     * dispatch's secrets.
+     * dispatch's secrets: a secret whose start is in the window but whose end
+     * has not arrived is masked, since what follows cannot be known yet.
      */
     synchronized Taken take(int budget, boolean last, SecretMasker masker) {
         int n = Math.min(budget, length);
@@ -82,10 +92,14 @@ final class TailBuffer {
         String text = null;
         long at = offset;
         if (n > 0) {
-            byte[] window = Arrays.copyOf(bytes, n);
-            // A window cut out of the stream may hold part of a secret at either edge: masked too.
-            masker.mask(window, 0, n, at == 0, last && n == length);
-            text = new String(window, StandardCharsets.UTF_8);
+            int known = before.before(at);
+            byte[] window = new byte[known + n];
+            before.copyTo(at, window);
+            System.arraycopy(bytes, 0, window, known, n);
+            before.append(at, bytes, 0, n, masker.margin());
+            // With the bytes before it a secret across the window's start is found whole; after a gap, guessed at.
+            masker.mask(window, 0, known + n, at - known == 0, last && n == length);
+            text = new String(window, known, n, StandardCharsets.UTF_8);
             System.arraycopy(bytes, n, bytes, 0, length - n);
             length -= n;
             offset += n;

@@ -56,8 +56,8 @@ class SubscriberTest {
     @Test
     void outputIsSentAtTheRateAndWhatASlowSubscriberCannotHoldIsReportedAsAGap() {
         Subscriber s = Subscriber.toDispatch(channel, new NoSink(), 64, 10, 0);
-        channel.subscribers().add(s);
         channel.running(SecretMasker.NONE);
+        channel.join(s);
         byte[] line = "0123456789abcdefghij".getBytes(StandardCharsets.UTF_8);
         for (int i = 0; i < 5; i++) {
             channel.stdout(line, 0, line.length); // 100 bytes into a buffer of 64
@@ -79,6 +79,20 @@ class SubscriberTest {
         assertThat(end).extracting(EventMessage::name).containsExactly("stdout", "gap", "state");
         assertThat(end.get(0).data()).isEqualTo("{\"offset\":25,\"text\":\"56789abcde\"}");
         assertThat(end.get(1).data()).isEqualTo("{\"stream\":\"stdout\",\"offset\":35,\"bytes\":65}");
+    }
+
+    @Test
+    void aSubscriberThatJoinsWhileTheDispatchPrintsMasksKnowingWhatCameBefore() {
+        channel.running(new SecretMasker(List.of("hunter2"), 8));
+        byte[] earlier = "pw=hunter2\nand 2".getBytes(StandardCharsets.UTF_8);
+        channel.stdout(earlier, 0, earlier.length);
+        Subscriber s = Subscriber.toDispatch(channel, new NoSink(), 64, 100, 0);
+        channel.join(s);
+        byte[] later = "2 ends like it; hunter2 is it".getBytes(StandardCharsets.UTF_8);
+        channel.stdout(later, 0, later.length);
+        assertThat(s.take())
+                .extracting(EventMessage::data)
+                .containsExactly("{\"offset\":16,\"text\":\"2 ends like it; ******* is it\"}");
     }
 
     @Test

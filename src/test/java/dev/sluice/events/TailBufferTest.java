@@ -103,6 +103,49 @@ class TailBufferTest {
     }
 
     @Test
+    void aWindowIsMaskedKnowingWhatCameBeforeItSoTextThatOnlyEndsLikeASecretIsShownAsWritten() {
+        SecretMasker masker = new SecretMasker(List.of("hunter2"), 8);
+        TailBuffer buffer = new TailBuffer(64);
+        offer(buffer, 0, "pw=hunter2\n");
+        assertThat(buffer.take(100, false, masker).text()).isEqualTo("pw=*******\n");
+        // "2" ends the secret, but the line before shows no secret runs into it.
+        offer(buffer, 11, "2 more\nr2 too\n");
+        assertThat(buffer.take(100, false, masker).text()).isEqualTo("2 more\nr2 too\n");
+        // A secret across two windows is found whole in the second, and its first part was masked when sent.
+        offer(buffer, 25, "again hunt");
+        assertThat(buffer.take(100, false, masker).text()).isEqualTo("again ****");
+        offer(buffer, 35, "er2, then 2");
+        assertThat(buffer.take(100, false, masker).text()).isEqualTo("***, then 2");
+    }
+
+    @Test
+    void afterAGapTheStartOfAWindowIsMaskedByItsEdgeAlone() {
+        SecretMasker masker = new SecretMasker(List.of("hunter2"), 8);
+        TailBuffer buffer = new TailBuffer(8);
+        offer(buffer, 0, "a b c d ");
+        offer(buffer, 8, "hunter2"); // missed: the buffer is full
+        assertThat(buffer.take(100, false, masker).gapBytes()).isEqualTo(7);
+        offer(buffer, 15, "2 ok");
+        assertThat(buffer.take(100, false, masker).text()).isEqualTo("* ok");
+    }
+
+    @Test
+    void aSubscriberStartingMidStreamIsGivenTheBytesBefore() {
+        SecretMasker masker = new SecretMasker(List.of("hunter2"), 8);
+        StreamEdge edge = new StreamEdge();
+        byte[] earlier = "pw=hunter2\n".getBytes(StandardCharsets.UTF_8);
+        edge.append(0, earlier, 0, earlier.length, masker.margin());
+        TailBuffer joined = new TailBuffer(64);
+        joined.startAfter(edge.copy());
+        offer(joined, 11, "2 more");
+        assertThat(joined.take(100, false, masker).text()).isEqualTo("2 more");
+
+        TailBuffer unaware = new TailBuffer(64);
+        offer(unaware, 11, "2 more");
+        assertThat(unaware.take(100, false, masker).text()).isEqualTo("* more");
+    }
+
+    @Test
     void anIdleSubscriberHoldsNoBuffer() {
         TailBuffer buffer = new TailBuffer(1 << 20);
         offer(buffer, 0, "x");

@@ -165,10 +165,7 @@ final class JsonlCollector implements StreamCollector {
         return JsonValues.isOneValue(bytes, offset, length) ? LineQueue.RECORD : LineQueue.TEXT;
     }
 
-    /**
-     * The kept lines. The marker records name the log by its path only, so
-     * where the runtime's copy begins is left to {@code logs.availableFrom}.
-     */
+    /** The kept lines; the marker records say where the runtime's copy begins when it is not at 0. */
     @Override
     public CapturedOutput finish(long availableFrom) {
         if (lineSize > 0) {
@@ -190,12 +187,12 @@ final class JsonlCollector implements StreamCollector {
                         FormatOutcome.as(OutputFormat.JSONL));
             }
         }
-        return truncate(last, digest);
+        return truncate(last, digest, availableFrom);
     }
 
-    private CapturedOutput truncate(LineQueue last, StreamDigest digest) {
-        int[] headLengths = outputLengths(head);
-        int[] tailLengths = outputLengths(last);
+    private CapturedOutput truncate(LineQueue last, StreamDigest digest, long availableFrom) {
+        int[] headLengths = outputLengths(head, availableFrom);
+        int[] tailLengths = outputLengths(last, availableFrom);
         long headKept = sum(headLengths, 0, headLengths.length);
         long tailKept = sum(tailLengths, 0, tailLengths.length);
         if (dropped() > 0 || headKept + tailKept > cap - SLACK) {
@@ -221,7 +218,7 @@ final class JsonlCollector implements StreamCollector {
 
         long[] kept = new long[3];
         ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(cap, headKept + tailKept + 512));
-        long shown = render(head, kept, out);
+        long shown = render(head, kept, out, availableFrom);
         if (dropped() > 0) {
             if (endsWithoutNewline(head)) {
                 out.write('\n');
@@ -231,11 +228,12 @@ final class JsonlCollector implements StreamCollector {
                             droppedLines[LineQueue.RECORD],
                             droppedLines[LineQueue.TEXT],
                             droppedLines[LineQueue.OVERSIZED],
-                            written)
+                            written,
+                            availableFrom)
                     .getBytes(StandardCharsets.US_ASCII);
             out.write(record, 0, record.length);
         }
-        shown += render(last, kept, out);
+        shown += render(last, kept, out, availableFrom);
         byte[] text = out.toByteArray();
         Overflow overflow = new Overflow(
                 written,
@@ -259,7 +257,7 @@ final class JsonlCollector implements StreamCollector {
      * each other one sanitized, counting them by what they are once masked;
      * returns the stream bytes shown.
      */
-    private long render(LineQueue queue, long[] kept, ByteArrayOutputStream out) {
+    private long render(LineQueue queue, long[] kept, ByteArrayOutputStream out, long availableFrom) {
         byte[] bytes = queue.array();
         int pos = queue.regionStart();
         var oversized = queue.oversized().iterator();
@@ -267,7 +265,8 @@ final class JsonlCollector implements StreamCollector {
         for (int i = 0; i < queue.size(); i++) {
             if (queue.kind(i) == LineQueue.OVERSIZED) {
                 long[] line = oversized.next();
-                byte[] record = marker.oversized(line[0], line[1]).getBytes(StandardCharsets.US_ASCII);
+                byte[] record =
+                        marker.oversized(line[0], line[1], availableFrom).getBytes(StandardCharsets.US_ASCII);
                 out.write(record, 0, record.length);
                 kept[LineQueue.OVERSIZED]++;
                 continue;
@@ -283,14 +282,14 @@ final class JsonlCollector implements StreamCollector {
     }
 
     /** What each line held will take in the string. */
-    private int[] outputLengths(LineQueue queue) {
+    private int[] outputLengths(LineQueue queue, long availableFrom) {
         int[] lengths = new int[queue.size()];
         int pos = queue.regionStart();
         var oversized = queue.oversized().iterator();
         for (int i = 0; i < lengths.length; i++) {
             if (queue.kind(i) == LineQueue.OVERSIZED) {
                 long[] line = oversized.next();
-                lengths[i] = marker.oversized(line[0], line[1]).length();
+                lengths[i] = marker.oversized(line[0], line[1], availableFrom).length();
             } else {
                 int length = queue.length(i);
                 lengths[i] = (int) Utf8.sanitizedLength(queue.array(), pos, pos + length);

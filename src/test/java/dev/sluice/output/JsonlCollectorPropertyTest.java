@@ -51,7 +51,7 @@ class JsonlCollectorPropertyTest {
             if (size > cap) {
                 oversized = true;
                 written[LineQueue.OVERSIZED]++;
-                expected.add(new JsonlMarker("stdout", LOG, NONCE).oversized(offset, size));
+                expected.add(new JsonlMarker("stdout", LOG, NONCE).oversized(offset, size, 0));
             } else {
                 written[JsonlOutput.parse(line) == null ? LineQueue.TEXT : LineQueue.RECORD]++;
                 expected.add(line);

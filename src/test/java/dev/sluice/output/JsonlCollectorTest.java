@@ -75,8 +75,27 @@ class JsonlCollectorTest {
         assertThat(middle.get("droppedBytes").asLong()).isEqualTo(o.droppedBytes());
         assertThat(middle.get("originalBytes").asLong()).isEqualTo(input.length());
         assertThat(middle.get("log").asText()).isEqualTo(LOG);
+        assertThat(middle.has("logFrom")).isFalse();
         assertThat(o.originalBytes() - o.droppedBytes())
                 .isEqualTo(input.length() - middle.get("droppedBytes").asLong());
+    }
+
+    @Test
+    void markersSayWhereTheRuntimesLogBeginsWhenItsStartWasRotatedOut() {
+        String big = "{\"blob\":\"" + "x".repeat(10 * CAP) + "\"}\n";
+        String input = records(0, 3) + big + records(3, 5000);
+        JsonlCollector c = collector(SecretMasker.NONE);
+        byte[] bytes = input.getBytes(StandardCharsets.UTF_8);
+        Chunks.feed(bytes, List.of(1000), c::write);
+        long availableFrom = 123_456_789_012L; // wider than the stream: the marker's room must still hold it
+        CapturedOutput out = c.finish(availableFrom);
+
+        JsonlOutput read = JsonlOutput.read(out.text().toString(), NONCE);
+        assertThat(read.middle().get("logFrom").asLong()).isEqualTo(availableFrom);
+        assertThat(read.markers())
+                .allSatisfy(m -> assertThat(m.get("logFrom").asLong()).isEqualTo(availableFrom));
+        assertThat(read.oversizedMarkers()).isEqualTo(1);
+        assertThat(out.text().length()).isLessThanOrEqualTo(CAP);
     }
 
     @Test

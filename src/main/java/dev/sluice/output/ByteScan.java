@@ -58,9 +58,9 @@ final class ByteScan {
                 | maybeZero((x | 0x0404040404040404L) ^ 0x2626262626262626L);
     }
 
-    /** The top bit of each byte of {@code x} that may equal {@code value}: see {@link #maybeZero}. */
-    static long maybeEqual(long x, byte value) {
-        return maybeZero(x ^ ((value & 0xFFL) * ONES));
+    /** The top bit of each byte of {@code x} that equals {@code value}, and no other bit. */
+    static long equal(long x, byte value) {
+        return matches(x ^ ((value & 0xFFL) * ONES));
     }
 
     /**

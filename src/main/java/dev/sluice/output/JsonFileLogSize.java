@@ -33,11 +33,12 @@ final class JsonFileLogSize {
 
     /**
      * Counts one chunk, as written (before any masking: the runtime logs what
-     * the process wrote), in one pass of eight bytes a step. A count may take
-     * in a few bytes too many, which only loosens the bound: a newline counted
-     * adds a record's frame, more than any byte costs.
+     * the process wrote), in one pass of eight bytes a step, and returns its
+     * newlines, exactly, so the stream's digest need not look for them again.
+     * The count of bytes to escape may take in a few too many, which only
+     * loosens the bound.
      */
-    void update(byte[] chunk, int offset, int count) {
+    long update(byte[] chunk, int offset, int count) {
         bytes += count;
         int end = offset + count;
         int i = offset;
@@ -46,7 +47,7 @@ final class JsonFileLogSize {
         for (; i + Long.BYTES <= end; i += Long.BYTES) {
             long x = ByteScan.word(chunk, i);
             e += Long.bitCount(ByteScan.jsonEscaped(x));
-            n += Long.bitCount(ByteScan.maybeEqual(x, (byte) '\n'));
+            n += Long.bitCount(ByteScan.equal(x, (byte) '\n'));
         }
         for (; i < end; i++) {
             e += ByteScan.jsonEscaped(chunk[i]) ? 1 : 0;
@@ -54,6 +55,7 @@ final class JsonFileLogSize {
         }
         escaped += e;
         newlines += n;
+        return n;
     }
 
     /** The most bytes of records the stream so far can take in the log; a newline grows by one only. */

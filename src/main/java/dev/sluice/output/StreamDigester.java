@@ -43,9 +43,11 @@ final class StreamDigester {
 
     void update(byte[] chunk, int offset, int count) {
         bytes += count;
-        logSize.update(chunk, offset, count);
+        long newlines = logSize.update(chunk, offset, count);
         if (masker.isEmpty()) {
-            digest(chunk, offset, count);
+            // Served as written: the log's count of newlines is the digest's.
+            sha256.update(chunk, offset, count);
+            lines += newlines;
         } else {
             digestMasked(chunk, offset, count);
         }

@@ -59,6 +59,10 @@ class StreamDigesterTest {
                 .isEqualTo(2);
         assertThat(digest(utf8("\n\n\r\n"), List.of(1), SecretMasker.NONE).lines())
                 .isEqualTo(3);
+        // A byte one above a newline next to it is not one, counted eight bytes at a time.
+        assertThat(digest(utf8("\n\u000b\n\u000b\n\u000b\n\u000b\n\u000b"), List.of(10), SecretMasker.NONE)
+                        .lines())
+                .isEqualTo(5);
     }
 
     @Property(tries = 300)

@@ -12,8 +12,16 @@ else
   jmh_args=(-f 3 -wi 3 -w 2s -i 5 -r 2s)
 fi
 
-./mvnw -B -q -ntp -Pbench -DskipTests test-compile dependency:build-classpath \
-  -Dmdep.outputFile=target/bench-classpath.txt -Dmdep.includeScope=test
+build() {
+  ./mvnw -B -q -ntp -Pbench -DskipTests test-compile dependency:build-classpath \
+    -Dmdep.outputFile=target/bench-classpath.txt -Dmdep.includeScope=test
+}
+build
+# Test classes compiled without the profile look up to date to it, but lack JMH's generated list.
+if [ ! -f target/test-classes/META-INF/BenchmarkList ]; then
+  rm -rf target/test-classes target/generated-test-sources
+  build
+fi
 # Run from a snapshot of the classes, so a build started meanwhile cannot pull them away.
 snapshot=target/bench-run
 rm -rf "$snapshot" && mkdir -p "$snapshot" && cp -r target/classes target/test-classes "$snapshot/"

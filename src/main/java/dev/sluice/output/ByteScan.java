@@ -53,9 +53,10 @@ final class ByteScan {
      */
     static long jsonEscaped(long x) {
         long control = ~((x & LOW_SEVEN) + FROM_SPACE);
-        return ((x | control) & HIGH)
-                | maybeZero((x | 0x6262626262626262L) ^ 0x7E7E7E7E7E7E7E7EL)
-                | maybeZero((x | 0x0404040404040404L) ^ 0x2626262626262626L);
+        long angle = (x | 0x6262626262626262L) ^ 0x7E7E7E7E7E7E7E7EL;
+        long quote = (x | 0x0404040404040404L) ^ 0x2626262626262626L;
+        // Each part's top bits, taken once at the end: maybeZero of angle and quote, without its own mask.
+        return (x | control | ((angle - ONES) & ~angle) | ((quote - ONES) & ~quote)) & HIGH;
     }
 
     /** The top bit of each byte of {@code x} that equals {@code value}, and no other bit. */

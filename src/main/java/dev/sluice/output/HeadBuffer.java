@@ -3,11 +3,15 @@ package dev.sluice.output;
 import java.util.Arrays;
 
 /**
- * The first bytes of a stream, up to a fixed capacity. Storage grows by
- * doubling, so a stream that prints a kilobyte holds a few kilobytes, not the
- * whole capacity.
+ * The first bytes of a stream, up to a fixed capacity. Storage grows fourfold,
+ * so a stream that prints a kilobyte holds a few kilobytes, not the whole
+ * capacity, and filling it copies a third of what it holds rather than all
+ * of it, as doubling would.
  */
 final class HeadBuffer {
+
+    /** How many times larger storage becomes each time it grows: see {@link TailRing#GROWTH}. */
+    static final long GROWTH = TailRing.GROWTH;
 
     private final int capacity;
     private byte[] bytes;
@@ -32,7 +36,7 @@ final class HeadBuffer {
 
     private void ensureRoom(int needed) {
         if (needed > bytes.length) {
-            int size = Math.max(needed, (int) Math.min(capacity, 2L * bytes.length));
+            int size = Math.max(needed, (int) Math.min(capacity, GROWTH * bytes.length));
             bytes = Arrays.copyOf(bytes, size);
         }
     }

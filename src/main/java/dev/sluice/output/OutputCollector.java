@@ -25,7 +25,7 @@ public final class OutputCollector implements StreamCollector {
 
     /**
      * First allocation of each buffer (the tail's only once the head is full);
-     * they double from there up to their share of the cap. A dispatch that
+     * they grow fourfold from there up to their share of the cap. A dispatch that
      * prints a line holds a kilobyte per stream.
      */
     private static final int INITIAL_BUFFER = 1024;

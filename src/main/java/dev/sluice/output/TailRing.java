@@ -10,6 +10,14 @@ import java.util.Arrays;
  */
 final class TailRing {
 
+    /**
+     * How many times larger storage becomes each time it grows until it first
+     * fills: a stream holds at most four times what it printed, below the
+     * capacity, and a fill copies a third of it, where doubling copied all of
+     * it and zeroed twice as much (ingest of a fresh collector, P4).
+     */
+    static final long GROWTH = 4;
+
     private static final byte[] NONE = new byte[0];
 
     private final int capacity;
@@ -59,7 +67,7 @@ final class TailRing {
 
     private void ensureRoom(int needed) {
         if (needed > bytes.length) {
-            int grown = Math.max(Math.max(needed, initialSize), (int) Math.min(capacity, 2L * bytes.length));
+            int grown = Math.max(Math.max(needed, initialSize), (int) Math.min(capacity, GROWTH * bytes.length));
             bytes = Arrays.copyOf(bytes, grown);
         }
     }

@@ -1,19 +1,21 @@
 package dev.sluice.events;
 
-import java.util.Arrays;
-
 /**
  * The last bytes of one stream as the process wrote them, at most as many as
  * asked to keep, and the offset where they end: what lies just before the
  * next window of a live tail, so that a secret which began before the window
- * is found whole rather than guessed at from the window's edge.
+ * is found whole rather than guessed at from the window's edge. A ring: a
+ * chunk costs a copy of at most the bytes kept, however many are kept.
  */
 final class StreamEdge {
 
     private static final byte[] NONE = new byte[0];
 
-    private byte[] bytes = NONE;
+    private byte[] ring = NONE;
     private int length;
+    /** Where the next byte goes in the ring. */
+    private int next;
+
     private long end;
 
     /** Where the bytes kept end: the offset of the next byte of the stream. */
@@ -35,14 +37,16 @@ final class StreamEdge {
             length = 0;
             return;
         }
-        if (bytes.length < keep) {
-            bytes = Arrays.copyOf(bytes, keep);
+        if (ring.length != keep) {
+            resize(keep);
         }
         int fresh = Math.min(count, keep);
-        int old = Math.min(length, keep - fresh);
-        System.arraycopy(bytes, length - old, bytes, 0, old);
-        System.arraycopy(b, from + count - fresh, bytes, old, fresh);
-        length = old + fresh;
+        int source = from + count - fresh;
+        int first = Math.min(fresh, keep - next);
+        System.arraycopy(b, source, ring, next, first);
+        System.arraycopy(b, source + first, ring, 0, fresh - first);
+        next = (next + fresh) % keep;
+        length = Math.min(keep, length + fresh);
     }
 
     /** How many of the bytes kept end at {@code at}, which {@link #copyTo} gives: none when they end elsewhere. */
@@ -52,14 +56,34 @@ final class StreamEdge {
 
     /** Copies to the start of {@code to} the bytes kept that end at {@code at}, as many as {@link #before} says. */
     void copyTo(long at, byte[] to) {
-        System.arraycopy(bytes, 0, to, 0, before(at));
+        int n = before(at);
+        if (n == 0) {
+            return;
+        }
+        int start = Math.floorMod(next - n, ring.length);
+        int first = Math.min(n, ring.length - start);
+        System.arraycopy(ring, start, to, 0, first);
+        System.arraycopy(ring, 0, to, first, n - first);
     }
 
     StreamEdge copy() {
         StreamEdge copy = new StreamEdge();
-        copy.bytes = Arrays.copyOf(bytes, length);
+        copy.ring = ring == NONE ? NONE : ring.clone();
         copy.length = length;
+        copy.next = next;
         copy.end = end;
         return copy;
+    }
+
+    /** Keeps the last bytes held, in order, in a ring of {@code keep} bytes. */
+    private void resize(int keep) {
+        int kept = Math.min(length, keep);
+        byte[] resized = new byte[keep];
+        byte[] held = new byte[length];
+        copyTo(end, held);
+        System.arraycopy(held, length - kept, resized, 0, kept);
+        ring = resized;
+        length = kept;
+        next = kept % keep;
     }
 }

@@ -1,5 +1,7 @@
 package dev.sluice.callback;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -7,16 +9,19 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import dev.sluice.concurrent.Jobs;
 import dev.sluice.concurrent.Threads;
 import dev.sluice.dispatch.DispatchFinished;
 import io.quarkus.scheduler.Scheduled;
 
 /**
  * Sends due callbacks: every poll interval, and at once when a result is
- * stored or a redelivery asked. Thin and never throwing; the work is in
- * {@link CallbackDelivery}.
+ * stored or a redelivery asked; and deletes stored messages once they are
+ * as old as the dispatch records that are deleted. Thin and never throwing;
+ * the work is in {@link CallbackDelivery} and {@link CallbackStore}.
  */
 @Singleton
 class CallbackJobs {
@@ -26,11 +31,33 @@ class CallbackJobs {
     @Inject
     CallbackDelivery delivery;
 
+    @Inject
+    CallbackStore outbox;
+
+    @Inject
+    Clock clock;
+
+    @ConfigProperty(name = "sluice.dispatch.record-retention")
+    Duration retention;
+
     private final ExecutorService waker = Executors.newSingleThreadExecutor(Threads.named("callback-wake-"));
 
     @Scheduled(every = "${sluice.callback.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void poll() {
         send();
+    }
+
+    @Scheduled(
+            every = "${sluice.dispatch.reaper-interval}",
+            delayed = "${sluice.dispatch.reaper-interval}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void reap() {
+        Jobs.run("message reaper", () -> {
+            int deleted = outbox.reapMessages(clock.instant().minus(retention));
+            if (deleted > 0) {
+                LOG.infof("deleted %d callback messages that ended over %s ago", deleted, retention);
+            }
+        });
     }
 
     /** A result was stored: its first attempt is due now, not at the next poll. */

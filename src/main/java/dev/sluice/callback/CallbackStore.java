@@ -129,6 +129,18 @@ public class CallbackStore implements Outbox {
                 at);
     }
 
+    /**
+     * Deletes the stored messages that were delivered or given up before
+     * {@code before}, with their attempts: kept as long as dispatch records
+     * are. Pending ones stay, however old. Returns how many it deleted.
+     */
+    public int reapMessages(Instant before) {
+        return jdbc.update(
+                "DELETE FROM callback_messages WHERE state IN ('delivered', 'dead') "
+                        + "AND COALESCE(delivered_at, last_attempt_at, created_at) < ?",
+                before);
+    }
+
     /** The body of a stored message; empty when it is gone. */
     Optional<StoredBody> messageBody(String webhookId) {
         return jdbc.one(

@@ -43,6 +43,15 @@ class GroupStore {
         this.json = json;
     }
 
+    /**
+     * Deletes the groups whose final callback was made before {@code before},
+     * their member lists with them; the members' own records are reaped as
+     * any dispatch's. Returns how many groups it deleted.
+     */
+    int reapFinished(Instant before) {
+        return jdbc.update("DELETE FROM dispatch_groups WHERE status = 'finished' AND finished_at < ?", before);
+    }
+
     /** Records a group and its members' order, in the transaction that records the member dispatches. */
     void insert(Jdbc.Tx tx, NewGroup group, List<String> memberIds) {
         tx.update(

@@ -149,6 +149,53 @@ class GroupStoreIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
+    void finishedGroupsAndTheMessagesThatEndedAreDeletedOnceOlderThanTheRetention(
+            String kind, Supplier<DataSource> database, Path dir) {
+        Worker w = start(kind, TestStores.migratedEmpty(database.get()), dir);
+        insert(w, "g-done", members("d-a"));
+        insert(w, "g-open", members("o-a", "o-b"));
+        w.dispatches().finish(StoredDispatches.result("d-a", Dispatch.Status.SUCCEEDED, "a", T0.plusSeconds(1)));
+        w.dispatches().finish(StoredDispatches.result("o-a", Dispatch.Status.SUCCEEDED, "a", T0.plusSeconds(1)));
+        w.batcher(T0.plusSeconds(5)).run(); // g-done finishes; g-open waits for o-b
+        Instant finished = T0.plusSeconds(5);
+
+        assertThat(w.groups().reapFinished(finished)).isZero();
+        assertThat(w.groups().reapFinished(finished.plusMillis(1))).isEqualTo(1);
+        assertThat(w.queries().find("g-done")).isEmpty();
+        assertThat(w.queries().find("g-open")).isPresent();
+        assertThat(w.jdbc()
+                        .one(
+                                "SELECT COUNT(*) FROM dispatch_group_members WHERE group_id = ?",
+                                r -> r.number(1),
+                                "g-done")
+                        .orElseThrow())
+                .isZero();
+        assertThat(w.dispatches().store().find("d-a"))
+                .as("the member's record has its own retention")
+                .isPresent();
+
+        // Messages that are still to be sent stay, however old; delivered and dead ones go.
+        Instant later = T0.plus(Duration.ofDays(60));
+        assertThat(w.outbox().reapMessages(later)).isZero();
+        w.jdbc()
+                .update(
+                        "UPDATE callback_messages SET state = 'delivered', delivered_at = ? WHERE webhook_id = ?",
+                        finished,
+                        "msg_g-done_b1");
+        w.jdbc()
+                .update(
+                        "UPDATE callback_messages SET state = 'dead', last_attempt_at = ? WHERE webhook_id = ?",
+                        later,
+                        "msg_g-done_final");
+        assertThat(w.outbox().reapMessages(later)).isEqualTo(1);
+        assertThat(w.jdbc()
+                        .one("SELECT COUNT(*) FROM callback_messages", r -> r.number(1))
+                        .orElseThrow())
+                .isEqualTo(2L); // the dead one that ended just now, and g-open's first batch
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
     void aGroupWithATakenMemberIdRecordsNothing(String kind, Supplier<DataSource> database, Path dir) {
         Worker w = start(kind, TestStores.migratedEmpty(database.get()), dir);
         insert(w, "g-first", members("taken"));

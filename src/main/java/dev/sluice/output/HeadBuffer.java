@@ -3,15 +3,13 @@ package dev.sluice.output;
 import java.util.Arrays;
 
 /**
- * The first bytes of a stream, up to a fixed capacity. Storage grows fourfold,
+ * The first bytes of a stream, up to a fixed capacity. Storage grows fourfold
+ * ({@link TailRing#GROWTH}, as the tail ring does),
  * so a stream that prints a kilobyte holds a few kilobytes, not the whole
  * capacity, and filling it copies a third of what it holds rather than all
  * of it, as doubling would.
  */
 final class HeadBuffer {
-
-    /** How many times larger storage becomes each time it grows: see {@link TailRing#GROWTH}. */
-    static final long GROWTH = TailRing.GROWTH;
 
     private final int capacity;
     private byte[] bytes;
@@ -36,7 +34,7 @@ final class HeadBuffer {
 
     private void ensureRoom(int needed) {
         if (needed > bytes.length) {
-            int size = Math.max(needed, (int) Math.min(capacity, GROWTH * bytes.length));
+            int size = Math.max(needed, (int) Math.min(capacity, TailRing.GROWTH * bytes.length));
             bytes = Arrays.copyOf(bytes, size);
         }
     }

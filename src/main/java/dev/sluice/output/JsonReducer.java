@@ -33,9 +33,6 @@ public final class JsonReducer {
     private static final ObjectMapper MAPPER = JsonValues.MAPPER;
     private static final JsonFactory JSON = JsonValues.FACTORY;
 
-    /** The head gets a quarter of the room in the array, the tail the rest (ADR 0003). */
-    private static final int HEAD_SHARE_DIVISOR = 4;
-
     private JsonReducer() {}
 
     /** Whether the bytes are exactly one JSON value, whitespace around it allowed. */
@@ -209,7 +206,7 @@ public final class JsonReducer {
         if (room < 0) {
             return null;
         }
-        long headRoom = room / HEAD_SHARE_DIVISOR;
+        long headRoom = room / OutputCollector.HEAD_SHARE_DIVISOR;
         int head = 0;
         long used = 0;
         while (head < count && used + span(starts, array.end(), head) + 1 <= headRoom) {

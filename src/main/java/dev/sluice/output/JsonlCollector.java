@@ -17,9 +17,6 @@ import java.util.Arrays;
  */
 final class JsonlCollector implements StreamCollector {
 
-    /** The head gets a quarter of the room, the tail the rest (ADR 0003). */
-    private static final int HEAD_SHARE_DIVISOR = 4;
-
     /**
      * Room kept free for what masking at a cut may add after the cut is chosen:
      * a character split at each edge of a part that turns into U+FFFD, and a
@@ -125,7 +122,7 @@ final class JsonlCollector implements StreamCollector {
 
     private void add(int kind, int length, int weight) {
         if (tail == null) {
-            if (weight(head) + weight <= cap / HEAD_SHARE_DIVISOR) {
+            if (weight(head) + weight <= cap / OutputCollector.HEAD_SHARE_DIVISOR) {
                 push(head, kind, length);
                 return;
             }
@@ -199,7 +196,7 @@ final class JsonlCollector implements StreamCollector {
             long lines = head.size() + last.size() + dropped();
             int budget = cap - marker.maxDroppedLength(lines, written) - SLACK;
             int keepHead = head.size();
-            while (keepHead > 0 && headKept > budget / HEAD_SHARE_DIVISOR) {
+            while (keepHead > 0 && headKept > budget / OutputCollector.HEAD_SHARE_DIVISOR) {
                 headKept -= headLengths[--keepHead];
             }
             while (head.size() > keepHead) {

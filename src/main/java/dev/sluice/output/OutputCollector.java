@@ -30,8 +30,8 @@ public final class OutputCollector implements StreamCollector {
      */
     private static final int INITIAL_BUFFER = 1024;
 
-    /** The head gets a quarter of the room, the tail the rest (ADR 0003). */
-    private static final int HEAD_SHARE_DIVISOR = 4;
+    /** The head gets a quarter of the room, the tail the rest (ADR 0003); every format cuts this way. */
+    static final int HEAD_SHARE_DIVISOR = 4;
 
     /** How far, as a fraction of a kept part, a cut may move to land on a line break. */
     private static final int LINE_SEARCH_DIVISOR = 8;

@@ -9,11 +9,11 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Jobs;
 import dev.sluice.concurrent.Threads;
+import dev.sluice.dispatch.DispatchConfig;
 import dev.sluice.dispatch.DispatchFinished;
 import io.quarkus.scheduler.Scheduled;
 
@@ -37,8 +37,8 @@ class CallbackJobs {
     @Inject
     Clock clock;
 
-    @ConfigProperty(name = "sluice.dispatch.record-retention")
-    Duration retention;
+    @Inject
+    DispatchConfig dispatches;
 
     private final ExecutorService waker = Executors.newSingleThreadExecutor(Threads.named("callback-wake-"));
 
@@ -53,6 +53,7 @@ class CallbackJobs {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void reap() {
         Jobs.run("message reaper", () -> {
+            Duration retention = dispatches.recordRetention();
             int deleted = outbox.reapMessages(clock.instant().minus(retention));
             if (deleted > 0) {
                 LOG.infof("deleted %d callback messages that ended over %s ago", deleted, retention);

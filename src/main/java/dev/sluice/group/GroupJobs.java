@@ -6,10 +6,10 @@ import java.time.Duration;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Jobs;
+import dev.sluice.dispatch.DispatchConfig;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -31,8 +31,8 @@ class GroupJobs {
     @Inject
     Clock clock;
 
-    @ConfigProperty(name = "sluice.dispatch.record-retention")
-    Duration retention;
+    @Inject
+    DispatchConfig dispatches;
 
     @Scheduled(every = "${sluice.groups.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void batch() {
@@ -45,6 +45,7 @@ class GroupJobs {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void reap() {
         Jobs.run("group reaper", () -> {
+            Duration retention = dispatches.recordRetention();
             int deleted = groups.reapFinished(clock.instant().minus(retention));
             if (deleted > 0) {
                 LOG.infof("deleted %d groups finished over %s ago", deleted, retention);

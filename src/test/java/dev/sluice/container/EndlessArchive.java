@@ -1,7 +1,11 @@
 package dev.sluice.container;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 
 /**
  * A stream that starts with a prefix (a tar header, say) and then repeats its
@@ -17,6 +21,15 @@ final class EndlessArchive extends InputStream {
 
     EndlessArchive(byte[] prefix) {
         this.prefix = prefix;
+    }
+
+    /** The tar header of {@code entry}, then data that never ends, whatever size the header states. */
+    static EndlessArchive afterHeader(TarArchiveEntry entry) throws IOException {
+        ByteArrayOutputStream header = new ByteArrayOutputStream();
+        TarArchiveOutputStream out = new TarArchiveOutputStream(header);
+        out.putArchiveEntry(entry);
+        out.flush();
+        return new EndlessArchive(header.toByteArray());
     }
 
     @Override

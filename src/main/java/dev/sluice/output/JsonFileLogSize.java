@@ -60,15 +60,13 @@ final class JsonFileLogSize {
      * loosens the bound.
      */
     long update(byte[] chunk, int offset, int count) {
-        int end = offset + count;
-        if (bytes < examineFrom) {
-            bytes += count;
-            long n = ByteScan.count(chunk, offset, end, (byte) '\n');
-            escaped += count;
-            newlines += n;
-            return n;
-        }
+        return bytes < examineFrom ? charge(chunk, offset, count) : examine(chunk, offset, count);
+    }
+
+    /** Counts a chunk past the prefix: its newlines, and the bytes JSON may escape. */
+    private long examine(byte[] chunk, int offset, int count) {
         bytes += count;
+        int end = offset + count;
         int i = offset;
         long e = 0;
         long n = 0;
@@ -82,6 +80,15 @@ final class JsonFileLogSize {
             n += chunk[i] == '\n' ? 1 : 0;
         }
         escaped += e;
+        newlines += n;
+        return n;
+    }
+
+    /** Counts a chunk of the unexamined prefix: its newlines, and every byte as escaped. */
+    private long charge(byte[] chunk, int offset, int count) {
+        long n = ByteScan.count(chunk, offset, offset + count, (byte) '\n');
+        bytes += count;
+        escaped += count;
         newlines += n;
         return n;
     }

@@ -7,10 +7,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 import com.github.dockerjava.api.command.CreateContainerCmd;
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.command.ListContainersCmd;
 import com.github.dockerjava.api.command.RemoveContainerCmd;
 import com.github.dockerjava.api.command.StartContainerCmd;
 import com.github.dockerjava.api.exception.ConflictException;
@@ -275,14 +277,18 @@ public class ContainerRuntime implements ContainerInventory {
 
     @Override
     public List<ManagedContainer> managed() {
+        return listed(list -> list.withLabelFilter(List.of(Labels.DISPATCH_ID)));
+    }
+
+    @Override
+    public List<ManagedContainer> managedBy(String workerId) {
+        return listed(list -> list.withLabelFilter(Map.of(Labels.WORKER_ID, workerId)));
+    }
+
+    /** Every container the filter lets the engine answer with, running or not. */
+    private List<ManagedContainer> listed(UnaryOperator<ListContainersCmd> filter) {
         try {
-            return clients
-                    .control()
-                    .listContainersCmd()
-                    .withShowAll(true)
-                    .withLabelFilter(List.of(Labels.DISPATCH_ID))
-                    .exec()
-                    .stream()
+            return filter.apply(clients.control().listContainersCmd().withShowAll(true)).exec().stream()
                     .map(c -> new ManagedContainer(
                             c.getId(),
                             c.getLabels().get(Labels.DISPATCH_ID),

@@ -84,9 +84,8 @@ public final class Reconciler {
      */
     public int reconcileOwn(boolean atStart) {
         Instant settled = clock.instant().minus(atStart ? Duration.ZERO : SETTLING);
-        Map<String, List<ManagedContainer>> byDispatch = containers.managed().stream()
-                .filter(c -> workerId.equals(c.workerId()))
-                .collect(Collectors.groupingBy(ManagedContainer::dispatchId));
+        Map<String, List<ManagedContainer>> byDispatch =
+                containers.managedBy(workerId).stream().collect(Collectors.groupingBy(ManagedContainer::dispatchId));
         int taken = 0;
         for (Unfinished d : lifecycle.unfinished(workerId)) {
             if (lifecycle.tracked(d.id()) || d.createdAt().isAfter(settled)) {

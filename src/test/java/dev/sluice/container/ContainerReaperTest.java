@@ -29,6 +29,11 @@ class ContainerReaperTest {
         }
 
         @Override
+        public List<ManagedContainer> managedBy(String workerId) {
+            throw new AssertionError("the reaper looks at every container of its store, whichever worker made it");
+        }
+
+        @Override
         public void remove(String containerId) {
             removed.add(containerId);
         }

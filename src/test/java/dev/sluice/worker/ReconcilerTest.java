@@ -68,7 +68,15 @@ class ReconcilerTest {
     private final ContainerInventory inventory = new ContainerInventory() {
         @Override
         public List<ManagedContainer> managed() {
-            return containers;
+            throw new AssertionError("reconciliation asks the engine for its own worker's containers only");
+        }
+
+        /** As the engine's label filter answers. */
+        @Override
+        public List<ManagedContainer> managedBy(String workerId) {
+            return containers.stream()
+                    .filter(c -> workerId.equals(c.workerId()))
+                    .toList();
         }
 
         @Override

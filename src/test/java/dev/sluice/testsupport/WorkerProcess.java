@@ -49,9 +49,15 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
         return start(env, "-Xmx256m");
     }
 
-    /** Starts the worker with the JVM options it ships with (deploy/jvm.options), as users start it. */
+    /**
+     * Starts the worker as users start it: with the JVM options it ships with
+     * (deploy/jvm.options) and the C library's arenas as scripts/run.sh and the
+     * image limit them, unless {@code env} says otherwise.
+     */
     public static WorkerProcess startAsShipped(Map<String, String> env) {
-        return start(env, "@" + Path.of("deploy/jvm.options").toAbsolutePath());
+        Map<String, String> shipped = new HashMap<>(Map.of("MALLOC_ARENA_MAX", "2"));
+        shipped.putAll(env);
+        return start(shipped, "@" + Path.of("deploy/jvm.options").toAbsolutePath());
     }
 
     /** Starts the worker with the given JVM options. */

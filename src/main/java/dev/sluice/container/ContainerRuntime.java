@@ -282,7 +282,8 @@ public class ContainerRuntime implements ContainerInventory {
 
     @Override
     public List<ManagedContainer> managedBy(String workerId) {
-        return listed(list -> list.withLabelFilter(Map.of(Labels.WORKER_ID, workerId)));
+        // The engine keeps a container only if it matches every label filter.
+        return listed(list -> list.withLabelFilter(List.of(Labels.DISPATCH_ID, Labels.WORKER_ID + "=" + workerId)));
     }
 
     /** Every container the filter lets the engine answer with, running or not. */

@@ -43,6 +43,11 @@ class ContainerRetentionIT {
                                     .filter(c -> workerId.equals(c.workerId()))
                                     .map(ManagedContainer::dispatchId))
                             .containsExactlyInAnyOrderElementsOf(newest));
+            // Asked by label, the engine answers with this worker's containers alone.
+            assertThat(engine.managedBy(workerId))
+                    .extracting(ManagedContainer::dispatchId)
+                    .containsExactlyInAnyOrderElementsOf(newest);
+            assertThat(engine.managedBy(workerId + "-other")).isEmpty();
 
             for (int i = 0; i < 20; i++) {
                 HttpResponse<String> log = worker.get("/v1/dispatches/" + ids.get(i) + "/logs/stdout");

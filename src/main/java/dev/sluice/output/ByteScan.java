@@ -49,29 +49,22 @@ final class ByteScan {
      * differ in a few bits are found with one compare: {@code "} and {@code &}
      * with bit 0x04 set are 0x26; {@code <}, {@code >} and {@code \\} with bits
      * 0x62 set are 0x7E, as are {@code ^}, {@code |} and {@code ~}, which are
-     * taken in too. For counting an upper bound: see {@link #maybeZero}.
+     * taken in too. A compare is {@code (y - ONES) & ~y} of the bytes XORed
+     * with the value: it sets the top bit of each zero byte, and perhaps of a
+     * byte 0x01 above one (the borrow of a zero byte runs into the next), in
+     * two instructions where {@link #matches} takes five; for counting an
+     * upper bound only. The top bits are masked once, for all the parts.
      */
     static long jsonEscaped(long x) {
         long control = ~((x & LOW_SEVEN) + FROM_SPACE);
         long angle = (x | 0x6262626262626262L) ^ 0x7E7E7E7E7E7E7E7EL;
         long quote = (x | 0x0404040404040404L) ^ 0x2626262626262626L;
-        // Each part's top bits, taken once at the end: maybeZero of angle and quote, without its own mask.
         return (x | control | ((angle - ONES) & ~angle) | ((quote - ONES) & ~quote)) & HIGH;
     }
 
     /** The top bit of each byte of {@code x} that equals {@code value}, and no other bit. */
     static long equal(long x, byte value) {
         return matches(x ^ ((value & 0xFFL) * ONES));
-    }
-
-    /**
-     * The top bit of each zero byte of {@code x}, and perhaps of a byte 0x01
-     * above one (the borrow of a zero byte runs into the next): three
-     * instructions where {@link #matches} takes five, for counts that only
-     * have to bound.
-     */
-    private static long maybeZero(long x) {
-        return (x - ONES) & ~x & HIGH;
     }
 
     /** One byte as {@link #jsonEscaped(long)} finds it: as a signed byte, 0x80 and above are below 0x20 too. */

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 subscribers=${1:-200}
-jar=target/quarkus-app/quarkus-run.jar
+jar=target/sluice-runner.jar
 [ -f "$jar" ] || { echo "no $jar: run ./mvnw -DskipTests package first" >&2; exit 1; }
 
 work=$(mktemp -d)

@@ -26,7 +26,7 @@ ask() {
 }
 
 SLUICE_DATA_DIR=$data QUARKUS_HTTP_PORT=$port \
-  java @/deployments/jvm.options -XX:ArchiveClassesAtExit="$archive" -jar /deployments/quarkus-run.jar >"$log" 2>&1 &
+  java @/deployments/jvm.options -XX:ArchiveClassesAtExit="$archive" -jar /deployments/sluice.jar >"$log" 2>&1 &
 worker=$!
 
 started=no

@@ -23,7 +23,7 @@ for port in "$worker_port" "$receiver_port"; do
 done
 
 scripts/docker-engine.sh
-jar=target/quarkus-app/quarkus-run.jar
+jar=target/sluice-runner.jar
 if [ ! -f "$jar" ] || [ -n "$(find src/main pom.xml -newer "$jar" -print -quit)" ]; then
   step "building the worker"
   ./mvnw -B -q -ntp package -DskipTests

@@ -10,7 +10,7 @@
 # tag, so later builds only rebuild the worker's own layers.
 #
 # Usage: scripts/jvm-image.sh [--no-package] [--base-only]
-#   --no-package  use target/quarkus-app as it is (the integration test's build
+#   --no-package  use target/sluice-runner.jar as it is (the integration test's build
 #                 has just packaged it); otherwise the worker is packaged first
 #   --base-only   make the base image (when missing) and stop
 # Environment:
@@ -96,7 +96,7 @@ flock -u 9
 if [ "$package" = yes ]; then
   ./mvnw -B -q -ntp package -DskipTests
 fi
-[ -f target/quarkus-app/quarkus-run.jar ] || die "target/quarkus-app is missing: package the worker first"
+[ -f target/sluice-runner.jar ] || die "target/sluice-runner.jar is missing: package the worker first"
 
 previous=$(docker image inspect -f '{{.Id}}' "$image" 2>/dev/null || true)
 say "building $image on $base"

@@ -36,4 +36,4 @@ fi
 # Two malloc arenas, not one per thread that ever allocated: less resident
 # memory, idle and under floods (the image sets the same; BENCHMARKS.md, P2).
 export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
-exec java @deploy/jvm.options ${JAVA_OPTS:-} -jar target/quarkus-app/quarkus-run.jar
+exec java @deploy/jvm.options ${JAVA_OPTS:-} -jar target/sluice-runner.jar

@@ -25,7 +25,7 @@ public final class ImageStartup {
     private static final long IDLE_MILLIS = 5_000;
 
     private static final String PLAIN_JAVA =
-            "exec java @/deployments/jvm.options $JAVA_OPTS -jar /deployments/quarkus-run.jar";
+            "exec java @/deployments/jvm.options $JAVA_OPTS -jar /deployments/sluice.jar";
 
     /** One way of starting the image: settings over the shipped ones, or a command instead of its entrypoint. */
     record Variant(String name, Map<String, String> env, String... command) {}
@@ -38,10 +38,10 @@ public final class ImageStartup {
             new Variant("as shipped: AppCDS archive, C1 only", Map.of()),
             new Variant("the JDK's default CDS only, no AppCDS", Map.of(), "sh", "-c", PLAIN_JAVA),
             new Variant("no CDS at all (-Xshare:off)", Map.of("JAVA_OPTS", "-Xshare:off"), "sh", "-c", PLAIN_JAVA),
-            new Variant("AppCDS, full tiered compiler (C2)", Map.of("JAVA_OPTS", "-XX:TieredStopAtLevel=4")),
             new Variant(
-                    "AppCDS mapped where it was dumped (-XX:ArchiveRelocationMode=0)",
-                    Map.of("JAVA_OPTS", "-XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0")));
+                    "AppCDS, full tiered compiler (C2)",
+                    Map.of("JAVA_OPTS", "-XX:TieredStopAtLevel=4 -XX:CICompilerCount=2")),
+            new Variant("AppCDS, two C1 compiler threads", Map.of("JAVA_OPTS", "-XX:CICompilerCount=2")));
 
     private ImageStartup() {}
 

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The packaged worker (target/quarkus-app) running as a process of its own,
+ * The packaged worker (target/sluice-runner.jar) running as a process of its own,
  * to be killed with SIGKILL, stopped with SIGTERM and started again over the
  * same store: what the crash tests do to it.
  */
@@ -62,7 +62,7 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
 
     /** Starts the worker with the given JVM options. */
     public static WorkerProcess start(Map<String, String> env, String... jvmOptions) {
-        Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
+        Path jar = Path.of("target/sluice-runner.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: integration tests run after package");
         }

@@ -34,7 +34,7 @@ public final class CompilerComparison {
         String shipped = "@" + Path.of("deploy/jvm.options").toAbsolutePath();
         Map<String, String[]> settings = new LinkedHashMap<>();
         settings.put("C1 only (shipped)", new String[] {shipped});
-        settings.put("tiered, C1 and C2", new String[] {shipped, "-XX:TieredStopAtLevel=4"});
+        settings.put("tiered, C1 and C2", new String[] {shipped, "-XX:TieredStopAtLevel=4", "-XX:CICompilerCount=2"});
         Map<String, List<Double>> cpu = new LinkedHashMap<>();
         List<WorkerProcess> workers = new ArrayList<>();
         try (Receiver receiver = Receiver.on("127.0.0.1")) {

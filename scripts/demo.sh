@@ -22,6 +22,7 @@ for port in "$worker_port" "$receiver_port"; do
   fi
 done
 
+scripts/java-check.sh
 scripts/docker-engine.sh
 jar=target/sluice-runner.jar
 if [ ! -f "$jar" ] || [ -n "$(find src/main pom.xml -newer "$jar" -print -quit)" ]; then

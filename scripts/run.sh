@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 
 say() { printf 'run: %s\n' "$*" >&2; }
 
+scripts/java-check.sh
 scripts/docker-engine.sh
 ./mvnw -B -q -ntp package -DskipTests
 

@@ -139,6 +139,8 @@ public final class Harness {
         env.put("SLUICE_DISPATCH_DEFAULT_MEMORY", "256M");
         env.put("SLUICE_DISPATCH_MAX_TIMEOUT", "6h");
         env.put("QUARKUS_LOG_LEVEL", "WARN");
+        // Reconciliation as often as shipped, not every 2 s as the tests want it.
+        env.remove("SLUICE_WORKER_RECONCILE_INTERVAL");
         return env;
     }
 

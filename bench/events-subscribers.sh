@@ -32,7 +32,7 @@ trap cleanup EXIT
 
 SLUICE_DATA_DIR="$work/data" SLUICE_WORKER_ID=bench-events QUARKUS_HTTP_PORT=$port \
   SLUICE_EVENTS_MAX_SUBSCRIBERS=$((subscribers + 10)) \
-  java @deploy/jvm.options -jar "$jar" >"$work/worker.log" 2>&1 &
+  scripts/worker.sh >"$work/worker.log" 2>&1 &
 worker=$!
 
 wait_for() { # seconds, description, command...

@@ -52,7 +52,7 @@ SLUICE_WORKER_ID="demo-$$" \
 SLUICE_CALLBACK_SIGNING_SECRETS="$secret" \
 SLUICE_CALLBACK_ALLOWED_HOSTS=127.0.0.1 \
 QUARKUS_HTTP_PORT="$worker_port" \
-  java @deploy/jvm.options -jar "$jar" > "$work/worker.log" 2>&1 &
+  scripts/worker.sh > "$work/worker.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 300); do
   curl -fs "$worker/q/health/ready" >/dev/null 2>&1 && break

@@ -34,7 +34,4 @@ if [ -z "${SLUICE_CALLBACK_SIGNING_SECRETS:-}" ]; then
   say "set SLUICE_CALLBACK_SIGNING_SECRETS=whsec_... (and SLUICE_CALLBACK_ALLOWED_HOSTS) to use your own."
 fi
 
-# Two malloc arenas, not one per thread that ever allocated: less resident
-# memory, idle and under floods (the image sets the same; BENCHMARKS.md, P2).
-export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
-exec java @deploy/jvm.options ${JAVA_OPTS:-} -jar target/sluice-runner.jar
+exec scripts/worker.sh

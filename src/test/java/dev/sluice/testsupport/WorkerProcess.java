@@ -51,7 +51,7 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
 
     /**
      * Starts the worker as users start it: with the JVM options it ships with
-     * (deploy/jvm.options) and the C library's arenas as scripts/run.sh and the
+     * (deploy/jvm.options) and the C library's arenas as scripts/worker.sh and the
      * image limit them, unless {@code env} says otherwise.
      */
     public static WorkerProcess startAsShipped(Map<String, String> env) {

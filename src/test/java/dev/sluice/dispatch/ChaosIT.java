@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -110,13 +111,16 @@ class ChaosIT {
 
             Map<String, List<Receiver.Request>> byId =
                     ledger.requests().stream().collect(Collectors.groupingBy(r -> r.header("webhook-id")));
-            long conflicting = byId.values().stream()
-                    .filter(rs -> rs.stream()
-                                    .map(Receiver.Request::bodyText)
-                                    .distinct()
-                                    .count()
-                            > 1)
-                    .count();
+            // Each message delivered with more than one body, with its bodies, for the report.
+            Map<String, List<String>> conflicts = new TreeMap<>();
+            byId.forEach((messageId, rs) -> {
+                List<String> bodies =
+                        rs.stream().map(Receiver.Request::bodyText).distinct().toList();
+                if (bodies.size() > 1) {
+                    conflicts.put(messageId, bodies);
+                }
+            });
+            long conflicting = conflicts.size();
             long lost = accepted.keySet().stream()
                     .filter(id -> !byId.containsKey("msg_" + id))
                     .count();
@@ -164,7 +168,15 @@ class ChaosIT {
                     duplicates,
                     wrong.size());
             System.out.print(report);
-            Files.writeString(Path.of("target/chaos-report.txt"), report);
+            StringBuilder bodies = new StringBuilder(report);
+            conflicts.forEach((messageId, distinct) -> {
+                bodies.append(messageId)
+                        .append(" was delivered with ")
+                        .append(distinct.size())
+                        .append(" bodies:\n");
+                distinct.forEach(body -> bodies.append("  ").append(body).append('\n'));
+            });
+            Files.writeString(Path.of("target/chaos-report.txt"), bodies);
 
             assertThat(lost).as("lost").isZero();
             assertThat(conflicting).as("conflicting bodies").isZero();

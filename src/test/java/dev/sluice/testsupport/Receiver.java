@@ -233,9 +233,16 @@ public final class Receiver implements AutoCloseable {
                         lines[i].substring(colon + 1).strip());
             }
         }
-        byte[] body = "chunked".equalsIgnoreCase(headers.get("transfer-encoding"))
-                ? readChunked(in)
-                : in.readNBytes(Integer.parseInt(headers.getOrDefault("content-length", "0")));
+        byte[] body;
+        if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+            body = readChunked(in);
+        } else {
+            int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
+            body = in.readNBytes(length);
+            if (body.length < length) {
+                return null; // the sender went away mid-body: no request, as for any HTTP server
+            }
+        }
         return new Request(Instant.now(), start[0], start.length > 1 ? start[1] : "", headers, body);
     }
 

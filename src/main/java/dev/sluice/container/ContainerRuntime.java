@@ -96,6 +96,10 @@ public class ContainerRuntime implements ContainerInventory {
         return outDir.walk(containerId, dir, limit, visitor);
     }
 
+    OutDirectory outDirectory() {
+        return outDir;
+    }
+
     CreateContainerCmd createCommand(ContainerSpec spec, String imageUser) {
         CreateContainerCmd cmd = clients.control()
                 .createContainerCmd(spec.image())

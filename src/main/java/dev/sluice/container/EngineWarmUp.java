@@ -1,11 +1,19 @@
 package dev.sluice.container;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 
 import com.github.dockerjava.api.command.CreateContainerResponse;
 import com.github.dockerjava.api.command.InspectImageResponse;
@@ -15,12 +23,14 @@ import com.github.dockerjava.api.model.WaitResponse;
 
 /**
  * Takes the calls of a dispatch's way through the engine once (inspect the
- * image, create, attach, start, wait, inspect, signal) about an image and a
- * container that do not exist, so the engine refuses each and nothing is
- * created or changed: the first real dispatch then finds the clients
- * connected and their request and answer mapping loaded, instead of paying
- * for it. Each call has its client's deadline (ADR 0016); an answer other
- * than "no such image" or "no such container" is thrown.
+ * image, create, add the out-directory, attach, start, wait, inspect, signal,
+ * read the out-directory) about an image and a container that do not exist,
+ * so the engine refuses each and nothing is created or changed: the first
+ * real dispatch then finds the clients connected and their request and answer
+ * mapping loaded, instead of paying for it. The archives the engine would
+ * answer with are read from memory. Each call has its client's deadline (ADR
+ * 0016); an answer other than "no such image" or "no such container" is
+ * thrown.
  */
 public final class EngineWarmUp {
 
@@ -50,6 +60,7 @@ public final class EngineWarmUp {
             throw new IllegalStateException("container " + container + " exists");
         }
         runtime.signal(container, "SIGKILL");
+        outDirectory(container);
         // Refused calls bring back no answers; the readers of those a dispatch gets are prepared here.
         for (Class<?> answer : List.of(InspectImageResponse.class, CreateContainerResponse.class, WaitResponse.class)) {
             try {
@@ -58,6 +69,51 @@ public final class EngineWarmUp {
                 throw new UncheckedIOException(e);
             }
         }
+    }
+
+    /** The out-directory's calls, and the reading of the archives a finished dispatch's would give. */
+    private void outDirectory(String container) {
+        refused(() -> runtime.outDirectory().prepare(container, Optional.of("65534:65534")));
+        if (runtime.readOutFile(container, "report.json", 1024).state() != OutFile.State.ABSENT
+                || !runtime.walkOutDirectory(container, "artifacts", 1024, SKIP).complete()) {
+            throw new IllegalStateException("container " + container + " has an out-directory");
+        }
+        byte[] report = tar("report.json", "{}");
+        if (TarEntryReader.read(new ByteArrayInputStream(report), "report.json", 1024)
+                        .state()
+                != OutFile.State.FOUND) {
+            throw new IllegalStateException("a report held in memory was not read back");
+        }
+        if (!OutArchive.walk(new ByteArrayInputStream(tar("artifacts/a.txt", "a")), "artifacts", 4096, SKIP)
+                .complete()) {
+            throw new IllegalStateException("artifacts held in memory were not read back");
+        }
+    }
+
+    private static final OutArchive.Visitor SKIP = new OutArchive.Visitor() {
+        @Override
+        public void file(String name, long size, InputStream data) throws IOException {
+            data.readAllBytes();
+        }
+
+        @Override
+        public void refused(String name, OutArchive.Refusal refusal) {}
+    };
+
+    /** An archive of one file, as the engine answers for a path. */
+    private static byte[] tar(String name, String content) {
+        byte[] data = content.getBytes(StandardCharsets.UTF_8);
+        TarArchiveEntry entry = new TarArchiveEntry(name);
+        entry.setSize(data.length);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
+            tar.putArchiveEntry(entry);
+            tar.write(data);
+            tar.closeArchiveEntry();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // writing to memory
+        }
+        return out.toByteArray();
     }
 
     /** The runtime's wait, through a callback that takes the refusal it expects instead of logging it at ERROR. */

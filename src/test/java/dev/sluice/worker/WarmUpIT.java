@@ -23,7 +23,9 @@ import dev.sluice.testsupport.WorkerProcess;
 /**
  * The packaged worker warms every part of a dispatch's way after start-up,
  * in the background, and leaves nothing anyone can see: one line at INFO, no
- * record, no result file, no container, nothing at ERROR.
+ * record, no result file, no container, nothing at ERROR. What the
+ * out-directory's engine calls write and read, a tar archive, is among what
+ * it loads before any dispatch.
  */
 class WarmUpIT {
 
@@ -35,7 +37,11 @@ class WarmUpIT {
     @Test
     void everyPartOfADispatchIsWarmedAndNothingIsLeftBehind() throws IOException {
         Path data = WorkerProcess.freshDataDir("warmed");
-        try (WorkerProcess worker = WorkerProcess.start(WorkerProcess.baseEnvironment(data, "warmed-worker"))) {
+        Path classes = data.resolveSibling(data.getFileName() + "-classes.log");
+        try (WorkerProcess worker = WorkerProcess.start(
+                WorkerProcess.baseEnvironment(data, "warmed-worker"),
+                "-Xmx256m",
+                "-Xlog:class+load=info:file=" + classes)) {
             String summary = await().atMost(Duration.ofMinutes(2))
                     .until(
                             () -> warmUpLines(worker).stream()
@@ -45,6 +51,9 @@ class WarmUpIT {
                     .orElseThrow();
 
             assertThat(summary).containsPattern(SUMMARY);
+            assertThat(Files.readString(classes))
+                    .contains("org.apache.commons.compress.archivers.tar.TarArchiveOutputStream ")
+                    .contains("org.apache.commons.compress.archivers.tar.TarArchiveInputStream ");
             assertThat(warmUpLines(worker)).containsExactly(summary);
             assertThat(worker.logText()).doesNotContain(" ERROR ");
             JsonNode page =

@@ -5,13 +5,13 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
 import dev.sluice.container.OutArchive;
+import dev.sluice.hashing.Sha256;
 
 /**
  * Keeps what a walk of a dispatch's artifacts directory offers, within the
@@ -66,7 +66,7 @@ final class ArtifactCollector implements OutArchive.Visitor {
     }
 
     private void keep(String name, long size, InputStream data) throws IOException {
-        MessageDigest sha256 = sha256();
+        MessageDigest sha256 = Sha256.digest();
         int headLength = 0;
         byte[] head = new byte[MediaTypes.SNIFF + 1];
         OutputStream file;
@@ -155,13 +155,5 @@ final class ArtifactCollector implements OutArchive.Visitor {
             out.append(c < 0x20 || c == 0x7f ? '?' : c);
         }
         return out.toString();
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e); // every JVM has SHA-256
-        }
     }
 }

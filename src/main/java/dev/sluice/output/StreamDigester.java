@@ -1,9 +1,10 @@
 package dev.sluice.output;
 
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
+
+import dev.sluice.hashing.Sha256;
 
 /**
  * Takes the {@link StreamDigest} of a whole stream while it is written, so a
@@ -34,11 +35,7 @@ final class StreamDigester {
 
     StreamDigester(SecretMasker masker) {
         this.masker = masker;
-        try {
-            this.sha256 = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
+        this.sha256 = Sha256.digest();
     }
 
     void update(byte[] chunk, int offset, int count) {

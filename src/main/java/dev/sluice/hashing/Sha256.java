@@ -1,0 +1,77 @@
+package dev.sluice.hashing;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.Provider;
+import java.security.Security;
+import java.util.HexFormat;
+import java.util.Optional;
+
+import org.jboss.logging.Logger;
+
+/**
+ * SHA-256 from the fastest implementation this runtime offers (ADR 0040). The
+ * worker compiles with C1 only (ADR 0019), which has no intrinsic for SHA-256:
+ * the JDK's own implementation then hashes about 160 MB/s on this machine, and
+ * a whole stream's digest took most of a flood's capture CPU. The system's NSS
+ * library, through the JDK's PKCS#11 provider, uses the CPU's SHA instructions:
+ * 1.0-1.4 GB/s. It is used when the runtime has the provider, the library
+ * loads and it gives the known answer; otherwise the JDK's own is, with the
+ * same results. The provider is not installed for anyone else: nothing but
+ * these digests uses it.
+ */
+public final class Sha256 {
+
+    private static final Logger LOG = Logger.getLogger(Sha256.class);
+
+    /** FIPS 180-2's example: SHA-256 of "abc". */
+    private static final String ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+
+    private Sha256() {}
+
+    /** A new SHA-256 digest. */
+    public static MessageDigest digest() {
+        try {
+            return Fastest.PROVIDER.isPresent()
+                    ? MessageDigest.getInstance("SHA-256", Fastest.PROVIDER.get())
+                    : MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    /** Which implementation {@link #digest()} gives, for people. */
+    public static String implementation() {
+        return Fastest.PROVIDER.map(p -> "NSS, through " + p.getName()).orElse("the JDK's own");
+    }
+
+    /** Chosen once, on first use. */
+    private static final class Fastest {
+
+        static final Optional<Provider> PROVIDER = nss();
+
+        private static Optional<Provider> nss() {
+            Provider pkcs11 = Security.getProvider("SunPKCS11");
+            if (pkcs11 == null) {
+                LOG.debug("SHA-256: the runtime has no PKCS#11 provider; the JDK's own is used");
+                return Optional.empty();
+            }
+            try {
+                Provider nss = pkcs11.configure("--name=Sluice-NSS\nnssDbMode=noDb\nattributes=compatibility\n");
+                MessageDigest probe = MessageDigest.getInstance("SHA-256", nss);
+                String answer = HexFormat.of().formatHex(probe.digest("abc".getBytes(StandardCharsets.US_ASCII)));
+                if (!ABC.equals(answer)) {
+                    LOG.warnf("SHA-256 from NSS gave a wrong answer (%s); the JDK's own is used", answer);
+                    return Optional.empty();
+                }
+                LOG.debugf("SHA-256 from NSS, through %s", nss.getName());
+                return Optional.of(nss);
+            } catch (GeneralSecurityException | RuntimeException | LinkageError e) {
+                LOG.debugf("SHA-256: NSS could not be used (%s); the JDK's own is used", e.toString());
+                return Optional.empty();
+            }
+        }
+    }
+}

@@ -26,7 +26,10 @@ final class ByteScan {
         long n = 0;
         int i = from;
         for (; i + Long.BYTES <= to; i += Long.BYTES) {
-            n += Long.bitCount(matches((long) LONGS.get(b, i) ^ pattern));
+            long m = matches((long) LONGS.get(b, i) ^ pattern);
+            if (m != 0) { // counted only where there is something: no bitCount intrinsic under C1
+                n += Long.bitCount(m);
+            }
         }
         for (; i < to; i++) {
             if (b[i] == value) {

@@ -41,10 +41,8 @@ class PackagedJarIT {
     void startingAndDispatchingOpenNoZipFileSystem() throws IOException {
         Path data = WorkerProcess.freshDataDir("packaged-jar");
         Path classes = data.resolveSibling(data.getFileName() + "-classes.log");
-        try (WorkerProcess worker = WorkerProcess.start(
-                WorkerProcess.baseEnvironment(data, "packaged-jar"),
-                "-Xmx256m",
-                "-Xlog:class+load=info:file=" + classes)) {
+        try (WorkerProcess worker =
+                WorkerProcess.startLoggingClasses(WorkerProcess.baseEnvironment(data, "packaged-jar"), classes)) {
             String id = worker.submit(WorkerClient.script("echo done"));
             assertThat(worker.awaitTerminal(id, Duration.ofSeconds(60))
                             .path("status")

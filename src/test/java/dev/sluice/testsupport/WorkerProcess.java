@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class WorkerProcess extends WorkerClient implements AutoCloseable {
 
+    private static final String HEAP = "-Xmx256m";
+
     private final Process process;
     private final Path log;
 
@@ -46,7 +48,12 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
 
     /** Starts the worker and waits until it reports started (the store is migrated, reconciliation has run). */
     public static WorkerProcess start(Map<String, String> env) {
-        return start(env, "-Xmx256m");
+        return start(env, HEAP);
+    }
+
+    /** Starts the worker as {@link #start(Map)} does, writing each class it loads to {@code classLog}. */
+    public static WorkerProcess startLoggingClasses(Map<String, String> env, Path classLog) {
+        return start(env, HEAP, "-Xlog:class+load=info:file=" + classLog);
     }
 
     /**

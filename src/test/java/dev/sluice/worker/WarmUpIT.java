@@ -38,10 +38,8 @@ class WarmUpIT {
     void everyPartOfADispatchIsWarmedAndNothingIsLeftBehind() throws IOException {
         Path data = WorkerProcess.freshDataDir("warmed");
         Path classes = data.resolveSibling(data.getFileName() + "-classes.log");
-        try (WorkerProcess worker = WorkerProcess.start(
-                WorkerProcess.baseEnvironment(data, "warmed-worker"),
-                "-Xmx256m",
-                "-Xlog:class+load=info:file=" + classes)) {
+        try (WorkerProcess worker =
+                WorkerProcess.startLoggingClasses(WorkerProcess.baseEnvironment(data, "warmed-worker"), classes)) {
             String summary = await().atMost(Duration.ofMinutes(2))
                     .until(
                             () -> warmUpLines(worker).stream()

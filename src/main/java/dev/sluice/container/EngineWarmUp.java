@@ -36,6 +36,19 @@ public final class EngineWarmUp {
 
     private static final String IMAGE = "sluice.invalid/warm-up:none";
 
+    /** Reads every file a walk offers, as the artifacts' collector does. */
+    private static final OutArchive.Visitor READ_ALL = new OutArchive.Visitor() {
+        @Override
+        public void file(String name, long size, InputStream data) throws IOException {
+            if (data != null) {
+                data.readAllBytes();
+            }
+        }
+
+        @Override
+        public void refused(String name, OutArchive.Refusal refusal) {}
+    };
+
     private final ContainerRuntime runtime;
     private final DockerClients clients;
     private final Duration callTimeout;
@@ -73,9 +86,11 @@ public final class EngineWarmUp {
 
     /** The out-directory's calls, and the reading of the archives a finished dispatch's would give. */
     private void outDirectory(String container) {
+        // A numeric user, as the default one is: its ids go into the archive.
         refused(() -> runtime.outDirectory().prepare(container, Optional.of("65534:65534")));
         if (runtime.readOutFile(container, "report.json", 1024).state() != OutFile.State.ABSENT
-                || !runtime.walkOutDirectory(container, "artifacts", 1024, SKIP).complete()) {
+                || !runtime.walkOutDirectory(container, "artifacts", 1024, READ_ALL)
+                        .complete()) {
             throw new IllegalStateException("container " + container + " has an out-directory");
         }
         byte[] report = tar("report.json", "{}");
@@ -84,21 +99,11 @@ public final class EngineWarmUp {
                 != OutFile.State.FOUND) {
             throw new IllegalStateException("a report held in memory was not read back");
         }
-        if (!OutArchive.walk(new ByteArrayInputStream(tar("artifacts/a.txt", "a")), "artifacts", 4096, SKIP)
+        if (!OutArchive.walk(new ByteArrayInputStream(tar("artifacts/a.txt", "a")), "artifacts", 4096, READ_ALL)
                 .complete()) {
             throw new IllegalStateException("artifacts held in memory were not read back");
         }
     }
-
-    private static final OutArchive.Visitor SKIP = new OutArchive.Visitor() {
-        @Override
-        public void file(String name, long size, InputStream data) throws IOException {
-            data.readAllBytes();
-        }
-
-        @Override
-        public void refused(String name, OutArchive.Refusal refusal) {}
-    };
 
     /** An archive of one file, as the engine answers for a path. */
     private static byte[] tar(String name, String content) {

@@ -35,7 +35,7 @@ public final class Sha256 {
     public static MessageDigest digest() {
         try {
             return Fastest.PROVIDER.isPresent()
-                    ? MessageDigest.getInstance("SHA-256", Fastest.PROVIDER.get())
+                    ? new InPieces(MessageDigest.getInstance("SHA-256", Fastest.PROVIDER.get()))
                     : MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
@@ -45,6 +45,55 @@ public final class Sha256 {
     /** Which implementation {@link #digest()} gives, for people. */
     public static String implementation() {
         return Fastest.PROVIDER.map(p -> "NSS, through " + p.getName()).orElse("the JDK's own");
+    }
+
+    /**
+     * Hands the PKCS#11 digest at most {@link #PIECE} bytes a call: the JDK's
+     * native side copies a larger array into a buffer it allocates and frees
+     * for every call (up to 64 KiB), a smaller one onto its stack.
+     */
+    private static final class InPieces extends MessageDigest {
+
+        private static final int PIECE = 4096;
+
+        private final MessageDigest nss;
+
+        InPieces(MessageDigest nss) {
+            super(nss.getAlgorithm());
+            this.nss = nss;
+        }
+
+        @Override
+        protected void engineUpdate(byte input) {
+            nss.update(input);
+        }
+
+        @Override
+        protected void engineUpdate(byte[] input, int offset, int length) {
+            for (int at = offset, end = offset + length; at < end; at += PIECE) {
+                nss.update(input, at, Math.min(PIECE, end - at));
+            }
+        }
+
+        @Override
+        protected byte[] engineDigest() {
+            return nss.digest();
+        }
+
+        @Override
+        protected int engineGetDigestLength() {
+            return nss.getDigestLength();
+        }
+
+        @Override
+        protected void engineReset() {
+            nss.reset();
+        }
+
+        @Override
+        public String toString() {
+            return nss.toString();
+        }
     }
 
     /** Chosen once, on first use. */

@@ -1,7 +1,6 @@
 package dev.sluice.container;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -13,7 +12,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 
 import com.github.dockerjava.api.command.CreateContainerResponse;
 import com.github.dockerjava.api.command.InspectImageResponse;
@@ -110,15 +108,7 @@ public final class EngineWarmUp {
         byte[] data = content.getBytes(StandardCharsets.UTF_8);
         TarArchiveEntry entry = new TarArchiveEntry(name);
         entry.setSize(data.length);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
-        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
-            tar.putArchiveEntry(entry);
-            tar.write(data);
-            tar.closeArchiveEntry();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // writing to memory
-        }
-        return out.toByteArray();
+        return OutDirectory.archive(entry, data);
     }
 
     /** The runtime's wait, through a callback that takes the refusal it expects instead of logging it at ERROR. */

@@ -79,9 +79,15 @@ final class OutDirectory {
             dir.setUserId(Long.parseLong(ids[0]));
             dir.setGroupId(Long.parseLong(ids.length > 1 ? ids[1] : ids[0]));
         });
-        ByteArrayOutputStream out = new ByteArrayOutputStream(2048);
+        return archive(dir, new byte[0]);
+    }
+
+    /** A tar archive of one entry and its data, as the engine takes and gives them. */
+    static byte[] archive(TarArchiveEntry entry, byte[] data) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(2048 + data.length);
         try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
-            tar.putArchiveEntry(dir);
+            tar.putArchiveEntry(entry);
+            tar.write(data);
             tar.closeArchiveEntry();
         } catch (IOException e) {
             throw new UncheckedIOException(e); // writing to memory

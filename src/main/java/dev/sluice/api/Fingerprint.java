@@ -1,7 +1,5 @@
 package dev.sluice.api;
 
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.TreeMap;
 
@@ -12,6 +10,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+
+import dev.sluice.hashing.Sha256;
 
 /**
  * What makes two requests "the same body" for idempotency: SHA-256 over the
@@ -54,9 +54,9 @@ final class Fingerprint {
                 request.callbackEncoding(),
                 request.metadata());
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.writeValueAsBytes(withoutValues));
+            byte[] digest = Sha256.digest().digest(canonical.writeValueAsBytes(withoutValues));
             return HexFormat.of().formatHex(digest);
-        } catch (JsonProcessingException | NoSuchAlgorithmException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot fingerprint a request", e);
         }
     }

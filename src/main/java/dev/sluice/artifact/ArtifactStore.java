@@ -13,8 +13,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +22,8 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 import org.jboss.logging.Logger;
+
+import dev.sluice.hashing.Sha256;
 
 /**
  * Kept artifacts on the worker's disk (ADR 0029): a directory per dispatch
@@ -118,12 +118,7 @@ public final class ArtifactStore {
 
     /** The file an artifact is kept in: the SHA-256 of its name, never the name itself. */
     static String fileName(String name) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e); // every JVM has SHA-256
-        }
+        return HexFormat.of().formatHex(Sha256.digest().digest(name.getBytes(StandardCharsets.UTF_8)));
     }
 
     private static void deleteTree(Path dir) {

@@ -45,7 +45,7 @@ public class ContainerRuntime implements ContainerInventory {
     public ContainerRuntime(DockerClients clients, ContainerConfig config) {
         this.clients = clients;
         this.config = config;
-        this.outDir = new OutDirectory(clients, config.outDir());
+        this.outDir = new OutDirectory(clients, config.outDir(), config.outDirEnabled());
     }
 
     /**
@@ -118,7 +118,7 @@ public class ContainerRuntime implements ContainerInventory {
         }
         Optional<String> user = runAs(imageUser);
         user.ifPresent(cmd::withUser);
-        cmd.getHostConfig().withTmpFs(tmpfs(user)).withMounts(List.of(outDir.mount(spec.labels())));
+        cmd.getHostConfig().withTmpFs(tmpfs(user)).withMounts(outDir.mounts(spec.labels()));
         return cmd;
     }
 

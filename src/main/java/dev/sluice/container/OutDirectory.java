@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -26,6 +27,8 @@ import com.github.dockerjava.transport.DockerHttpClient;
  * belongs to root, so before the start the worker adds the out-directory
  * itself, writable by the container's user. After the exit, files are read
  * back through the engine's archive call, within the call deadline and a bound.
+ * An operator may turn it off (ADR 0041): then there is no volume, nothing to
+ * add, and every file is absent without a call.
  */
 final class OutDirectory {
 
@@ -33,8 +36,9 @@ final class OutDirectory {
     private final String path;
     private final String parent;
     private final String name;
+    private final boolean enabled;
 
-    OutDirectory(DockerClients clients, String path) {
+    OutDirectory(DockerClients clients, String path, boolean enabled) {
         int slash = path.lastIndexOf('/');
         if (!path.startsWith("/") || slash <= 0 || slash == path.length() - 1) {
             throw new IllegalArgumentException(
@@ -44,14 +48,18 @@ final class OutDirectory {
         this.path = path;
         this.parent = path.substring(0, slash);
         this.name = path.substring(slash + 1);
+        this.enabled = enabled;
     }
 
-    /** The volume, mounted at the out-directory's parent and labelled as the container is. */
-    Mount mount(Map<String, String> labels) {
-        return new Mount()
+    /** The volume, mounted at the out-directory's parent and labelled as the container is; none when off. */
+    List<Mount> mounts(Map<String, String> labels) {
+        if (!enabled) {
+            return List.of();
+        }
+        return List.of(new Mount()
                 .withType(MountType.VOLUME)
                 .withTarget(parent)
-                .withVolumeOptions(new VolumeOptions().withLabels(labels));
+                .withVolumeOptions(new VolumeOptions().withLabels(labels)));
     }
 
     /**
@@ -59,6 +67,9 @@ final class OutDirectory {
      * by {@code user} when it is numeric ({@code uid[:gid]}), as the tmpfs areas are.
      */
     void prepare(String containerId, Optional<String> user) {
+        if (!enabled) {
+            return;
+        }
         byte[] tar = directoryTar(user);
         try {
             clients.control()
@@ -97,6 +108,9 @@ final class OutDirectory {
 
     /** The regular file {@code file} of the out-directory, if it is one of at most {@code maxBytes}. */
     OutFile read(String containerId, String file, int maxBytes) {
+        if (!enabled) {
+            return OutFile.absent();
+        }
         try (DockerHttpClient.Response response = clients.controlHttp().execute(archive(containerId, file))) {
             if (response.getStatusCode() == 404) {
                 return OutFile.absent();
@@ -118,6 +132,9 @@ final class OutDirectory {
      * call deadline (ADR 0029). A missing directory is a complete, empty walk.
      */
     OutArchive.End walk(String containerId, String dir, long limit, OutArchive.Visitor visitor) {
+        if (!enabled) {
+            return OutArchive.End.COMPLETE;
+        }
         try (DockerHttpClient.Response response = clients.controlHttp().execute(archive(containerId, dir))) {
             if (response.getStatusCode() == 404) {
                 return OutArchive.End.COMPLETE;

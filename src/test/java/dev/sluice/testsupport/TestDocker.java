@@ -41,7 +41,8 @@ public final class TestDocker {
             Duration retention,
             int maxRetained,
             MemorySize maxRetainedLogBytes,
-            String outDir)
+            String outDir,
+            boolean outDirEnabled)
             implements ContainerConfig {}
 
     public static DockerConfig dockerConfig() {
@@ -54,6 +55,16 @@ public final class TestDocker {
 
     /** The test defaults with another log driver and rotation. */
     public static ContainerConfig containerConfig(String logDriver, long logMaxSizeMib, int logMaxFiles) {
+        return containerConfig(logDriver, logMaxSizeMib, logMaxFiles, true);
+    }
+
+    /** The test defaults without the out-directory (ADR 0041). */
+    public static ContainerConfig containerConfigWithoutOutDir() {
+        return containerConfig("json-file", 128, 16, false);
+    }
+
+    private static ContainerConfig containerConfig(
+            String logDriver, long logMaxSizeMib, int logMaxFiles, boolean outDirEnabled) {
         return new Container(
                 true,
                 true,
@@ -70,7 +81,8 @@ public final class TestDocker {
                 Duration.ofHours(1),
                 500,
                 mib(10 << 10),
-                "/sluice/out");
+                "/sluice/out",
+                outDirEnabled);
     }
 
     public static MemorySize mib(long n) {

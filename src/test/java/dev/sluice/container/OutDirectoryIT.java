@@ -1,0 +1,151 @@
+package dev.sluice.container;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+
+import dev.sluice.testsupport.TestDocker;
+import dev.sluice.testsupport.WorkerClient;
+import dev.sluice.testsupport.WorkerProcess;
+
+/**
+ * The out-directory on and off against the real engine (ADR 0022, 0041): the
+ * same agent writes its report and an artifact; with the out-directory the
+ * worker reads both back, without it the container has no volume, the agent's
+ * write fails on the read-only root and the worker asks the engine nothing.
+ */
+class OutDirectoryIT {
+
+    private static final String STDOUT_REPORT =
+            "{\"sluice.report\": {\"summary\": \"from stdout\", \"keyFindings\": [], \"confidence\": \"low\"}}";
+
+    /** Exits 0 when it could write both files, 3 when it could not. */
+    private static final String AGENT = "mkdir -p /sluice/out/artifacts && echo '{}' > /sluice/out/report.json"
+            + " && echo kept > /sluice/out/artifacts/a.txt || exit 3";
+
+    private static DockerClients clients;
+
+    @BeforeAll
+    static void connect() {
+        clients = TestDocker.clients();
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        clients.close();
+    }
+
+    @Test
+    void withTheOutDirectoryTheAgentsFilesAreReadBack() {
+        ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
+        String id = runtime.create(spec());
+        try {
+            assertThat(volumes(id)).containsExactly("/sluice");
+            assertThat(run(runtime, id)).isZero();
+
+            assertThat(runtime.readOutFile(id, "report.json", 1024).state()).isEqualTo(OutFile.State.FOUND);
+            assertThat(walk(runtime, id)).containsExactly("a.txt");
+        } finally {
+            runtime.remove(id);
+        }
+    }
+
+    @Test
+    void withoutItTheContainerHasNoVolumeAndNothingIsRead() {
+        ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfigWithoutOutDir());
+        String id = runtime.create(spec());
+        try {
+            assertThat(volumes(id)).isEmpty();
+            assertThat(run(runtime, id)).isEqualTo(3);
+
+            assertThat(runtime.readOutFile(id, "report.json", 1024).state()).isEqualTo(OutFile.State.ABSENT);
+            assertThat(runtime.walkOutDirectory(id, "artifacts", 1 << 20, new Names())
+                            .complete())
+                    .isTrue();
+        } finally {
+            runtime.remove(id);
+        }
+    }
+
+    /** The setting's name, as an operator gives it, reaches the containers; reports still come from stdout. */
+    @Test
+    void aWorkerWithoutItTakesTheReportFromStdoutAndKeepsNoArtifacts() throws Exception {
+        String workerId = "no-out-dir-" + System.nanoTime();
+        Map<String, String> env = WorkerProcess.baseEnvironment(WorkerProcess.freshDataDir("no-out-dir"), workerId);
+        env.put("SLUICE_CONTAINER_OUT_DIR_ENABLED", "false");
+        try (WorkerProcess worker = WorkerProcess.start(env)) {
+            String id =
+                    worker.submit(WorkerClient.script(AGENT.replace("|| exit 3", "|| echo '" + STDOUT_REPORT + "'")));
+            JsonNode record = worker.awaitTerminal(id, Duration.ofSeconds(60));
+
+            assertThat(record.path("status").asText()).isEqualTo("succeeded");
+            assertThat(record.at("/result/reportStatus").asText()).isEqualTo("present");
+            assertThat(record.at("/result/report/summary").asText()).isEqualTo("from stdout");
+            assertThat(record.at("/result/artifacts")).isEmpty();
+            ContainerRuntime engine = new ContainerRuntime(clients, TestDocker.containerConfig());
+            List<ManagedContainer> containers = engine.managedBy(workerId);
+            assertThat(containers).hasSize(1);
+            assertThat(volumes(containers.get(0).id())).isEmpty();
+        }
+    }
+
+    private static ContainerSpec spec() {
+        return new ContainerSpec(
+                TestDocker.AGENT_IMAGE,
+                List.of("sh", "-c", AGENT),
+                Map.of(),
+                null,
+                false,
+                Map.of(Labels.DISPATCH_ID, "it-out-dir", Labels.WORKER_ID, "test"),
+                64L << 20,
+                0,
+                64,
+                "none");
+    }
+
+    private static List<String> volumes(String id) {
+        InspectContainerResponse inspected =
+                clients.control().inspectContainerCmd(id).exec();
+        return inspected.getMounts().stream()
+                .filter(m -> m.getName() != null && !m.getName().isEmpty())
+                .map(m -> m.getDestination().getPath())
+                .toList();
+    }
+
+    private static int run(ContainerRuntime runtime, String id) {
+        runtime.start(id);
+        return runtime.awaitExit(id);
+    }
+
+    private static List<String> walk(ContainerRuntime runtime, String id) {
+        Names names = new Names();
+        assertThat(runtime.walkOutDirectory(id, "artifacts", 1 << 20, names).complete())
+                .isTrue();
+        return names.files;
+    }
+
+    private static final class Names implements OutArchive.Visitor {
+        final List<String> files = new ArrayList<>();
+
+        @Override
+        public void file(String name, long size, InputStream data) {
+            files.add(name);
+        }
+
+        @Override
+        public void refused(String name, OutArchive.Refusal refusal) {
+            files.add("refused " + name);
+        }
+    }
+}

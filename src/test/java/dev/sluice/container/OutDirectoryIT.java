@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,6 +76,30 @@ class OutDirectoryIT {
                     .isTrue();
         } finally {
             runtime.remove(id);
+        }
+    }
+
+    /** Off, the out-directory's steps make no engine call: with no engine there they still answer as empty. */
+    @Test
+    void withoutItNoCallIsMade() {
+        try (DockerClients absent = DockerClients.connect(new TestDocker.Docker(
+                Optional.of("unix:///nonexistent/sluice-test.sock"),
+                Duration.ofMillis(500),
+                Duration.ofSeconds(1),
+                Duration.ofMillis(300),
+                0))) {
+            ContainerRuntime off = new ContainerRuntime(absent, TestDocker.containerConfigWithoutOutDir());
+            ContainerRuntime on = new ContainerRuntime(absent, TestDocker.containerConfig());
+
+            off.outDirectory().prepare("no-such-container", Optional.empty());
+            assertThat(off.readOutFile("no-such-container", "report.json", 1024).state())
+                    .isEqualTo(OutFile.State.ABSENT);
+            assertThat(off.walkOutDirectory("no-such-container", "artifacts", 1024, new Names())
+                            .complete())
+                    .isTrue();
+            // With the out-directory on, the same read asks the engine, and fails.
+            assertThat(on.readOutFile("no-such-container", "report.json", 1024).state())
+                    .isEqualTo(OutFile.State.UNREADABLE);
         }
     }
 

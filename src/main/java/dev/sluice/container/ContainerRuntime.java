@@ -35,6 +35,8 @@ public class ContainerRuntime implements ContainerInventory {
 
     /** {@link ContainerConfig#user()} value that keeps the image's own user. */
     static final String IMAGE_USER = "image";
+    /** The network a request names for no network at all. */
+    private static final String NONE = "none";
 
     private static final Pattern NUMERIC_USER = Pattern.compile("^\\d+(:\\d+)?$");
 
@@ -115,6 +117,9 @@ public class ContainerRuntime implements ContainerInventory {
                 .withHostConfig(hostConfig(spec));
         if (spec.command() != null && !spec.command().isEmpty()) {
             cmd.withCmd(spec.command());
+        }
+        if (NONE.equals(spec.network()) && config.noneNetwork() == ContainerConfig.NoneNetwork.BARE) {
+            cmd.withNetworkDisabled(true); // a namespace of its own, with loopback alone, and no sandbox
         }
         Optional<String> user = runAs(imageUser);
         user.ifPresent(cmd::withUser);

@@ -42,7 +42,8 @@ public final class TestDocker {
             int maxRetained,
             MemorySize maxRetainedLogBytes,
             String outDir,
-            boolean outDirEnabled)
+            boolean outDirEnabled,
+            NoneNetwork noneNetwork)
             implements ContainerConfig {}
 
     public static DockerConfig dockerConfig() {
@@ -55,16 +56,25 @@ public final class TestDocker {
 
     /** The test defaults with another log driver and rotation. */
     public static ContainerConfig containerConfig(String logDriver, long logMaxSizeMib, int logMaxFiles) {
-        return containerConfig(logDriver, logMaxSizeMib, logMaxFiles, true);
+        return containerConfig(logDriver, logMaxSizeMib, logMaxFiles, true, ContainerConfig.NoneNetwork.DOCKER);
     }
 
     /** The test defaults without the out-directory (ADR 0041). */
     public static ContainerConfig containerConfigWithoutOutDir() {
-        return containerConfig("json-file", 128, 16, false);
+        return containerConfig("json-file", 128, 16, false, ContainerConfig.NoneNetwork.DOCKER);
+    }
+
+    /** The test defaults with containers of {@code network: none} isolated as {@code noneNetwork} says (ADR 0042). */
+    public static ContainerConfig containerConfig(ContainerConfig.NoneNetwork noneNetwork) {
+        return containerConfig("json-file", 128, 16, true, noneNetwork);
     }
 
     private static ContainerConfig containerConfig(
-            String logDriver, long logMaxSizeMib, int logMaxFiles, boolean outDirEnabled) {
+            String logDriver,
+            long logMaxSizeMib,
+            int logMaxFiles,
+            boolean outDirEnabled,
+            ContainerConfig.NoneNetwork noneNetwork) {
         return new Container(
                 true,
                 true,
@@ -82,7 +92,8 @@ public final class TestDocker {
                 500,
                 mib(10 << 10),
                 "/sluice/out",
-                outDirEnabled);
+                outDirEnabled,
+                noneNetwork);
     }
 
     public static MemorySize mib(long n) {

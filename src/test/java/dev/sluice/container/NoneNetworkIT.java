@@ -1,0 +1,170 @@
+package dev.sluice.container;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Frame;
+
+import dev.sluice.testsupport.TestDocker;
+import dev.sluice.testsupport.WorkerClient;
+import dev.sluice.testsupport.WorkerProcess;
+
+/**
+ * A container of {@code network: none}, isolated either way (ADR 0042), as its
+ * hardened user sees it: a network namespace of its own with loopback alone,
+ * which answers on 127.0.0.1. Only Docker's {@code none} network writes
+ * /etc/hosts; the bare namespace has no sandbox of the engine's network
+ * controller at all.
+ */
+class NoneNetworkIT {
+
+    private static final String PROBE = "echo \"interfaces=$(ls /sys/class/net | tr '\\n' ' ')\";"
+            + " echo \"netns=$(readlink /proc/self/ns/net)\";"
+            + " (nc -l -p 8080 > /tmp/got &) ; sleep 0.3; echo hi | nc -w 1 127.0.0.1 8080; sleep 0.2;"
+            + " echo \"loopback=$(cat /tmp/got)\";"
+            + " echo \"hosts=$(grep -c localhost /etc/hosts)\"";
+
+    private static final String ADVICE = "can deadlock its network controller";
+
+    private static DockerClients clients;
+
+    @BeforeAll
+    static void connect() {
+        clients = TestDocker.clients();
+    }
+
+    @AfterAll
+    static void close() {
+        clients.close();
+    }
+
+    @Test
+    void dockersNoneNetworkHasLoopbackAndHostsFile() throws Exception {
+        Probe probe = probe(ContainerConfig.NoneNetwork.DOCKER);
+
+        assertThat(probe.inspected.getNetworkSettings().getNetworks()).containsOnlyKeys("none");
+        assertIsolatedWithLoopback(probe.output);
+        assertThat(probe.output).contains("hosts=2");
+    }
+
+    @Test
+    void aBareNamespaceHasLoopbackAndNoSandbox() throws Exception {
+        Probe probe = probe(ContainerConfig.NoneNetwork.BARE);
+
+        assertThat(probe.inspected.getConfig().getNetworkDisabled()).isTrue();
+        assertThat(probe.inspected.getNetworkSettings().getNetworks()).isEmpty();
+        assertThat(probe.inspected.getNetworkSettings().getSandboxKey()).isNullOrEmpty();
+        assertIsolatedWithLoopback(probe.output);
+        assertThat(probe.output).contains("hosts=0"); // the trade-off: `localhost` does not resolve
+    }
+
+    /** The setting as an operator gives it reaches the containers a worker creates. */
+    @Test
+    void aWorkerStartedWithBareUsesIt() throws Exception {
+        String workerId = "bare-network-" + System.nanoTime();
+        Map<String, String> env = WorkerProcess.baseEnvironment(WorkerProcess.freshDataDir("bare-network"), workerId);
+        env.put("SLUICE_CONTAINER_NONE_NETWORK", "bare");
+        try (WorkerProcess worker = WorkerProcess.start(env)) {
+            String id = worker.submit(WorkerClient.script("cat /proc/net/dev"));
+            JsonNode record = worker.awaitTerminal(id, Duration.ofSeconds(60));
+
+            assertThat(record.path("status").asText()).isEqualTo("succeeded");
+            assertThat(record.at("/result/stdout").asText()).contains("lo:").doesNotContain("eth");
+            List<ManagedContainer> containers =
+                    new ContainerRuntime(clients, TestDocker.containerConfig()).managedBy(workerId);
+            assertThat(containers).hasSize(1);
+            assertThat(clients.control()
+                            .inspectContainerCmd(containers.get(0).id())
+                            .exec()
+                            .getConfig()
+                            .getNetworkDisabled())
+                    .isTrue();
+            assertThat(logAfterWarmUp(worker)).doesNotContain(ADVICE);
+        }
+    }
+
+    /** A worker on Docker's `none` network says at start when its engine has the deadlock, and only then. */
+    @Test
+    void aWorkerOnDockersNoneNetworkWarnsOfAnEngineWithTheDeadlock() {
+        Map<String, String> env =
+                WorkerProcess.baseEnvironment(WorkerProcess.freshDataDir("none-network"), "none-network");
+        try (WorkerProcess worker = WorkerProcess.start(env)) {
+            String version = clients.control().versionCmd().exec().getVersion();
+
+            assertThat(logAfterWarmUp(worker).contains(ADVICE))
+                    .as("engine %s", version)
+                    .isEqualTo(EngineVersions.hasNetworkControllerDeadlock(version));
+        }
+    }
+
+    /** The log once the worker has said the engine's version, which it does once, in one line with any advice. */
+    private static String logAfterWarmUp(WorkerProcess worker) {
+        return await().atMost(Duration.ofSeconds(30))
+                .until(worker::logText, text -> text.contains("warm-up took") && text.contains("Docker engine "));
+    }
+
+    private static void assertIsolatedWithLoopback(String output) throws Exception {
+        String hostNamespace =
+                Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString();
+        assertThat(output)
+                .contains("interfaces=lo \n")
+                .contains("netns=net:[")
+                .doesNotContain("netns=" + hostNamespace)
+                .contains("loopback=hi");
+    }
+
+    private record Probe(InspectContainerResponse inspected, String output) {}
+
+    private static Probe probe(ContainerConfig.NoneNetwork mode) throws Exception {
+        ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfig(mode));
+        String id = runtime.create(new ContainerSpec(
+                TestDocker.AGENT_IMAGE,
+                List.of("sh", "-c", PROBE),
+                Map.of(),
+                null,
+                false,
+                Map.of(Labels.DISPATCH_ID, "it-none-network", Labels.WORKER_ID, "test"),
+                64L << 20,
+                0,
+                64,
+                "none"));
+        try {
+            runtime.start(id);
+            assertThat(runtime.awaitExit(id)).isZero();
+            return new Probe(clients.control().inspectContainerCmd(id).exec(), log(id));
+        } finally {
+            runtime.remove(id);
+        }
+    }
+
+    private static String log(String id) throws InterruptedException {
+        StringBuilder text = new StringBuilder();
+        ResultCallback.Adapter<Frame> frames = clients.control()
+                .logContainerCmd(id)
+                .withStdOut(true)
+                .withStdErr(true)
+                .exec(new ResultCallback.Adapter<>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        text.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
+                    }
+                });
+        assertThat(frames.awaitCompletion(30, TimeUnit.SECONDS)).isTrue();
+        return text.toString();
+    }
+}

@@ -132,17 +132,7 @@ class NoneNetworkIT {
 
     private static Probe probe(ContainerConfig.NoneNetwork mode) throws Exception {
         ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfig(mode));
-        String id = runtime.create(new ContainerSpec(
-                TestDocker.AGENT_IMAGE,
-                List.of("sh", "-c", PROBE),
-                Map.of(),
-                null,
-                false,
-                Map.of(Labels.DISPATCH_ID, "it-none-network", Labels.WORKER_ID, "test"),
-                64L << 20,
-                0,
-                64,
-                "none"));
+        String id = runtime.create(TestDocker.shellSpec(PROBE, "it-none-network"));
         try {
             runtime.start(id);
             assertThat(runtime.awaitExit(id)).isZero();

@@ -126,17 +126,7 @@ class OutDirectoryIT {
     }
 
     private static ContainerSpec spec() {
-        return new ContainerSpec(
-                TestDocker.AGENT_IMAGE,
-                List.of("sh", "-c", AGENT),
-                Map.of(),
-                null,
-                false,
-                Map.of(Labels.DISPATCH_ID, "it-out-dir", Labels.WORKER_ID, "test"),
-                64L << 20,
-                0,
-                64,
-                "none");
+        return TestDocker.shellSpec(AGENT, "it-out-dir");
     }
 
     private static List<String> volumes(String id) {

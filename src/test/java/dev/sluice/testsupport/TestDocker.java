@@ -2,11 +2,15 @@ package dev.sluice.testsupport;
 
 import java.math.BigInteger;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import dev.sluice.container.ContainerConfig;
+import dev.sluice.container.ContainerSpec;
 import dev.sluice.container.DockerClients;
 import dev.sluice.container.DockerConfig;
+import dev.sluice.container.Labels;
 import io.quarkus.runtime.configuration.MemorySize;
 
 /** The real engine and the test agent image, for tests that run containers outside Quarkus. */
@@ -94,6 +98,21 @@ public final class TestDocker {
                 "/sluice/out",
                 outDirEnabled,
                 noneNetwork);
+    }
+
+    /** A small container of the test image that runs {@code script} in sh, labelled as a dispatch's of a test worker. */
+    public static ContainerSpec shellSpec(String script, String dispatchId) {
+        return new ContainerSpec(
+                AGENT_IMAGE,
+                List.of("sh", "-c", script),
+                Map.of(),
+                null,
+                false,
+                Map.of(Labels.DISPATCH_ID, dispatchId, Labels.WORKER_ID, "test"),
+                64L << 20,
+                0,
+                64,
+                "none");
     }
 
     public static MemorySize mib(long n) {

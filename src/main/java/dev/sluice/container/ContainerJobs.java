@@ -53,8 +53,8 @@ class ContainerJobs {
     void checkEngine() {
         Jobs.run("engine check", () -> {
             if (engine.check().available() && !versionSaid) {
+                versionSaid = true; // once: an engine that will not say its version is not asked on every tick
                 sayVersion();
-                versionSaid = true;
             }
         });
     }

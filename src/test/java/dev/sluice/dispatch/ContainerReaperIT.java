@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,9 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.sluice.container.ContainerReaper;
 import dev.sluice.container.ContainerRuntime;
-import dev.sluice.container.ContainerSpec;
 import dev.sluice.container.DockerClients;
-import dev.sluice.container.Labels;
 import dev.sluice.testsupport.TestDocker;
 import dev.sluice.testsupport.TestStores;
 
@@ -39,17 +36,7 @@ class ContainerReaperIT {
     }
 
     private static String container(String dispatchId, String script, boolean start) {
-        String id = runtime.create(new ContainerSpec(
-                TestDocker.AGENT_IMAGE,
-                List.of("sh", "-c", script),
-                Map.of(),
-                null,
-                false,
-                Map.of(Labels.DISPATCH_ID, dispatchId, Labels.WORKER_ID, "reaper-it"),
-                64L << 20,
-                0,
-                64,
-                "none"));
+        String id = runtime.create(TestDocker.shellSpec(script, dispatchId, "reaper-it"));
         if (start) {
             runtime.start(id);
         }

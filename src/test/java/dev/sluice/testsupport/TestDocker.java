@@ -102,13 +102,18 @@ public final class TestDocker {
 
     /** A small container of the test image that runs {@code script} in sh, labelled as a dispatch's of a test worker. */
     public static ContainerSpec shellSpec(String script, String dispatchId) {
+        return shellSpec(script, dispatchId, "test");
+    }
+
+    /** The same, labelled as a dispatch's of the worker {@code workerId}. */
+    public static ContainerSpec shellSpec(String script, String dispatchId, String workerId) {
         return new ContainerSpec(
                 AGENT_IMAGE,
                 List.of("sh", "-c", script),
                 Map.of(),
                 null,
                 false,
-                Map.of(Labels.DISPATCH_ID, dispatchId, Labels.WORKER_ID, "test"),
+                Map.of(Labels.DISPATCH_ID, dispatchId, Labels.WORKER_ID, workerId),
                 64L << 20,
                 0,
                 64,

@@ -59,15 +59,15 @@ public interface ContainerConfig {
 
     /**
      * How a container without a network ({@code network: none}) is isolated:
-     * {@code docker}, the engine's own {@code none} network (a sandbox of its
-     * network controller, which writes /etc/hosts and /etc/resolv.conf), or
-     * {@code bare}, a network namespace with loopback alone and no network
-     * controller: about 70 ms less per start, and out of reach of Engine
-     * 20.10's network-controller deadlock, but with an empty /etc/hosts, so the
-     * name {@code localhost} does not resolve ({@code 127.0.0.1} answers)
-     * (ADR 0042).
+     * {@code bare}, the default, a network namespace with loopback alone and no
+     * part of the engine's network controller, whose /etc/hosts is a read-only
+     * file the worker keeps on a named volume ({@code sluice-etc-hosts}), so
+     * {@code localhost} resolves (ADR 0043); or {@code docker}, the engine's
+     * own {@code none} network, a sandbox of its network controller: about
+     * 70 ms more per start, and within reach of Engine 20.10's
+     * network-controller deadlock (ADR 0042).
      */
-    @WithDefault("docker")
+    @WithDefault("bare")
     NoneNetwork noneNetwork();
 
     /** See {@link #noneNetwork()}. */

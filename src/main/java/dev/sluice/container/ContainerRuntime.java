@@ -43,31 +43,24 @@ public class ContainerRuntime implements ContainerInventory {
     private final DockerClients clients;
     private final ContainerConfig config;
     private final OutDirectory outDir;
+    private final HostsFile hosts;
 
     public ContainerRuntime(DockerClients clients, ContainerConfig config) {
         this.clients = clients;
         this.config = config;
         this.outDir = new OutDirectory(clients, config.outDir(), config.outDirEnabled());
+        this.hosts = new HostsFile(clients, this::remove);
     }
 
     /**
      * Creates the container with its out-directory; throws {@link ContainerException}
      * with {@code IMAGE_NOT_FOUND} when the image is missing. A container whose
-     * out-directory could not be added is removed again.
+     * out-directory could not be added is removed again. A bare namespace's
+     * /etc/hosts found missing is written once and the create tried again.
      */
     public String create(ContainerSpec spec) {
         String imageUser = imageUser(spec.image());
-        CreateContainerCmd cmd = createCommand(spec, imageUser);
-        String id;
-        try {
-            id = clients.changes().call("create", cmd::exec).getId();
-        } catch (NotFoundException e) {
-            throw new ContainerException(
-                    ContainerException.Reason.IMAGE_NOT_FOUND,
-                    "image " + spec.image() + " is not present on the engine");
-        } catch (RuntimeException e) {
-            throw ContainerException.from("create", e);
-        }
+        String id = createContainer(spec, imageUser, true);
         try {
             outDir.prepare(id, runAs(imageUser));
         } catch (ContainerException e) {
@@ -79,6 +72,27 @@ public class ContainerRuntime implements ContainerInventory {
             throw e;
         }
         return id;
+    }
+
+    private String createContainer(ContainerSpec spec, String imageUser, boolean mayWriteHosts) {
+        long hostsWrites = hosts.writes();
+        CreateContainerCmd cmd = createCommand(spec, imageUser);
+        if (bare(spec)) {
+            cmd.getHostConfig().getMounts().add(hosts.mount()); // ADR 0043
+        }
+        try {
+            return clients.changes().call("create", cmd::exec).getId();
+        } catch (NotFoundException e) {
+            throw new ContainerException(
+                    ContainerException.Reason.IMAGE_NOT_FOUND,
+                    "image " + spec.image() + " is not present on the engine");
+        } catch (RuntimeException e) {
+            if (mayWriteHosts && HostsFile.missing(e)) {
+                hosts.write(spec.image(), spec.labels(), hostsWrites);
+                return createContainer(spec, imageUser, false);
+            }
+            throw ContainerException.from("create", e);
+        }
     }
 
     /**
@@ -102,6 +116,10 @@ public class ContainerRuntime implements ContainerInventory {
         return outDir;
     }
 
+    HostsFile hostsFile() {
+        return hosts;
+    }
+
     CreateContainerCmd createCommand(ContainerSpec spec, String imageUser) {
         CreateContainerCmd cmd = clients.control()
                 .createContainerCmd(spec.image())
@@ -118,13 +136,18 @@ public class ContainerRuntime implements ContainerInventory {
         if (spec.command() != null && !spec.command().isEmpty()) {
             cmd.withCmd(spec.command());
         }
-        if (NONE.equals(spec.network()) && config.noneNetwork() == ContainerConfig.NoneNetwork.BARE) {
+        if (bare(spec)) {
             cmd.withNetworkDisabled(true); // a namespace of its own, with loopback alone, and no sandbox
         }
         Optional<String> user = runAs(imageUser);
         user.ifPresent(cmd::withUser);
-        cmd.getHostConfig().withTmpFs(tmpfs(user)).withMounts(outDir.mounts(spec.labels()));
+        cmd.getHostConfig().withTmpFs(tmpfs(user)).withMounts(new ArrayList<>(outDir.mounts(spec.labels())));
         return cmd;
+    }
+
+    /** Whether the container gets a bare namespace rather than Docker's {@code none} network (ADR 0042). */
+    private boolean bare(ContainerSpec spec) {
+        return NONE.equals(spec.network()) && config.noneNetwork() == ContainerConfig.NoneNetwork.BARE;
     }
 
     String imageUser(String image) {

@@ -7,8 +7,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -27,9 +31,11 @@ import dev.sluice.testsupport.WorkerProcess;
 /**
  * A container of {@code network: none}, isolated either way (ADR 0042), as its
  * hardened user sees it: a network namespace of its own with loopback alone,
- * which answers on 127.0.0.1. Only Docker's {@code none} network writes
- * /etc/hosts; the bare namespace has no sandbox of the engine's network
- * controller at all.
+ * which answers on 127.0.0.1 and as {@code localhost}. Docker's {@code none}
+ * network writes /etc/hosts from a sandbox of the engine's network
+ * controller; the bare namespace has no such sandbox and gets the worker's
+ * file from the volume {@code sluice-etc-hosts}, which is written again when
+ * it has gone (ADR 0043).
  */
 class NoneNetworkIT {
 
@@ -37,6 +43,8 @@ class NoneNetworkIT {
             + " echo \"netns=$(readlink /proc/self/ns/net)\";"
             + " (nc -l -p 8080 > /tmp/got &) ; sleep 0.3; echo hi | nc -w 1 127.0.0.1 8080; sleep 0.2;"
             + " echo \"loopback=$(cat /tmp/got)\";"
+            + " (nc -l -p 8081 > /tmp/named &) ; sleep 0.3; echo hi | nc -w 1 localhost 8081; sleep 0.2;"
+            + " echo \"localhost=$(cat /tmp/named)\";"
             + " echo \"hosts=$(grep -c localhost /etc/hosts)\"";
 
     private static final String ADVICE = "can deadlock its network controller";
@@ -59,7 +67,8 @@ class NoneNetworkIT {
 
         assertThat(probe.inspected.getNetworkSettings().getNetworks()).containsOnlyKeys("none");
         assertIsolatedWithLoopback(probe.output);
-        assertThat(probe.output).contains("hosts=2");
+        assertThat(probe.inspected.getMounts())
+                .noneMatch(m -> "/etc/hosts".equals(m.getDestination().getPath()));
     }
 
     @Test
@@ -70,21 +79,77 @@ class NoneNetworkIT {
         assertThat(probe.inspected.getNetworkSettings().getNetworks()).isEmpty();
         assertThat(probe.inspected.getNetworkSettings().getSandboxKey()).isNullOrEmpty();
         assertIsolatedWithLoopback(probe.output);
-        assertThat(probe.output).contains("hosts=0"); // the trade-off: `localhost` does not resolve
+        assertThat(probe.inspected.getMounts()).anySatisfy(m -> {
+            assertThat(m.getDestination().getPath()).isEqualTo("/etc/hosts");
+            assertThat(m.getSource()).endsWith("/" + HostsFile.VOLUME + "/_data/hosts");
+            assertThat(m.getRW()).isFalse();
+        });
     }
 
-    /** The setting as an operator gives it reaches the containers a worker creates. */
+    /**
+     * A pruned volume is noticed by the next create, written again once for
+     * all the creates that found it missing together, and no helper stays.
+     */
     @Test
-    void aWorkerStartedWithBareUsesIt() throws Exception {
+    void aBareNamespacesHostsFileComesBackWhenItsVolumeHasGone() throws Exception {
+        ContainerRuntime runtime =
+                new ContainerRuntime(clients, TestDocker.containerConfig(ContainerConfig.NoneNetwork.BARE));
+        String first = runtime.create(TestDocker.shellSpec("true", "it-hosts-first"));
+        runtime.remove(first);
+        removeHostsVolume();
+
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        try {
+            List<Future<String>> created = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                String dispatchId = "it-hosts-" + i;
+                created.add(pool.submit(() -> runtime.create(TestDocker.shellSpec(PROBE, dispatchId))));
+            }
+            for (Future<String> id : created) {
+                runtime.remove(id.get(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(runtime.hostsFile().writes()).isEqualTo(1);
+        assertThat(probe(ContainerConfig.NoneNetwork.BARE).output).contains("localhost=hi");
+        assertThat(clients.control().listContainersCmd().withShowAll(true).exec())
+                .noneMatch(
+                        c -> c.getLabels().getOrDefault(Labels.DISPATCH_ID, "").startsWith("etc-hosts-"));
+    }
+
+    /** A fresh worker finds the volume gone as well (its first create does), and writes it. */
+    @Test
+    void aFreshWorkersFirstBareCreateWritesAMissingHostsFile() throws Exception {
+        removeHostsVolume();
+
+        Probe probe = probe(ContainerConfig.NoneNetwork.BARE);
+
+        assertThat(probe.output).contains("localhost=hi").contains("hosts=2");
+    }
+
+    private static void removeHostsVolume() {
+        try {
+            clients.control().removeVolumeCmd(HostsFile.VOLUME).exec();
+        } catch (com.github.dockerjava.api.exception.NotFoundException e) {
+            // never made, or already gone
+        }
+    }
+
+    /** A worker as shipped gives its containers the bare namespace, with `localhost`, and warns of nothing. */
+    @Test
+    void aWorkerAsShippedUsesABareNamespace() throws Exception {
         String workerId = "bare-network-" + System.nanoTime();
         Map<String, String> env = WorkerProcess.baseEnvironment(WorkerProcess.freshDataDir("bare-network"), workerId);
-        env.put("SLUICE_CONTAINER_NONE_NETWORK", "bare");
         try (WorkerProcess worker = WorkerProcess.start(env)) {
-            String id = worker.submit(WorkerClient.script("cat /proc/net/dev"));
+            String id = worker.submit(WorkerClient.script("cat /proc/net/dev; grep -c localhost /etc/hosts"));
             JsonNode record = worker.awaitTerminal(id, Duration.ofSeconds(60));
 
             assertThat(record.path("status").asText()).isEqualTo("succeeded");
-            assertThat(record.at("/result/stdout").asText()).contains("lo:").doesNotContain("eth");
+            assertThat(record.at("/result/stdout").asText())
+                    .contains("lo:")
+                    .doesNotContain("eth")
+                    .endsWith("2\n");
             List<ManagedContainer> containers =
                     new ContainerRuntime(clients, TestDocker.containerConfig()).managedBy(workerId);
             assertThat(containers).hasSize(1);
@@ -98,11 +163,12 @@ class NoneNetworkIT {
         }
     }
 
-    /** A worker on Docker's `none` network says at start when its engine has the deadlock, and only then. */
+    /** A worker set to Docker's `none` network says at start when its engine has the deadlock, and only then. */
     @Test
     void aWorkerOnDockersNoneNetworkWarnsOfAnEngineWithTheDeadlock() {
         Map<String, String> env =
                 WorkerProcess.baseEnvironment(WorkerProcess.freshDataDir("none-network"), "none-network");
+        env.put("SLUICE_CONTAINER_NONE_NETWORK", "docker");
         try (WorkerProcess worker = WorkerProcess.start(env)) {
             String version = clients.control().versionCmd().exec().getVersion();
 
@@ -125,7 +191,9 @@ class NoneNetworkIT {
                 .contains("interfaces=lo \n")
                 .contains("netns=net:[")
                 .doesNotContain("netns=" + hostNamespace)
-                .contains("loopback=hi");
+                .contains("loopback=hi")
+                .contains("localhost=hi")
+                .contains("hosts=2");
     }
 
     private record Probe(InspectContainerResponse inspected, String output) {}

@@ -60,15 +60,15 @@ public final class TestDocker {
 
     /** The test defaults with another log driver and rotation. */
     public static ContainerConfig containerConfig(String logDriver, long logMaxSizeMib, int logMaxFiles) {
-        return containerConfig(logDriver, logMaxSizeMib, logMaxFiles, true, ContainerConfig.NoneNetwork.DOCKER);
+        return containerConfig(logDriver, logMaxSizeMib, logMaxFiles, true, ContainerConfig.NoneNetwork.BARE);
     }
 
     /** The test defaults without the out-directory (ADR 0041). */
     public static ContainerConfig containerConfigWithoutOutDir() {
-        return containerConfig("json-file", 128, 16, false, ContainerConfig.NoneNetwork.DOCKER);
+        return containerConfig("json-file", 128, 16, false, ContainerConfig.NoneNetwork.BARE);
     }
 
-    /** The test defaults with containers of {@code network: none} isolated as {@code noneNetwork} says (ADR 0042). */
+    /** The test defaults with containers of {@code network: none} isolated as {@code noneNetwork} says (ADRs 0042, 0043). */
     public static ContainerConfig containerConfig(ContainerConfig.NoneNetwork noneNetwork) {
         return containerConfig("json-file", 128, 16, true, noneNetwork);
     }

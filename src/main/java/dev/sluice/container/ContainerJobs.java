@@ -71,8 +71,8 @@ class ContainerJobs {
                 && EngineVersions.hasNetworkControllerDeadlock(version.getVersion())) {
             LOG.warnf(
                     "%s: it can deadlock its network controller when containers exit together (moby/moby#46661,"
-                            + " fixed in 20.10.27); sluice.container.none-network=bare keeps containers of network"
-                            + " none out of it (ADR 0042)",
+                            + " fixed in 20.10.27); sluice.container.none-network=bare, the default, keeps"
+                            + " containers of network none out of it (ADR 0043)",
                     engine);
         } else {
             LOG.info(engine);

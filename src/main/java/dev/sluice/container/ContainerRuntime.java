@@ -116,8 +116,11 @@ public class ContainerRuntime implements ContainerInventory {
         return outDir;
     }
 
-    HostsFile hostsFile() {
-        return hosts;
+    /** Looks up the volume of bare namespaces' /etc/hosts, if containers get one (ADR 0043); for the warm-up. */
+    void lookUpHostsFile() {
+        if (config.noneNetwork() == ContainerConfig.NoneNetwork.BARE) {
+            hosts.lookUp();
+        }
     }
 
     CreateContainerCmd createCommand(ContainerSpec spec, String imageUser) {

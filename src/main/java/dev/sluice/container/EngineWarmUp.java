@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 
 import com.github.dockerjava.api.command.CreateContainerResponse;
+import com.github.dockerjava.api.command.CreateVolumeResponse;
 import com.github.dockerjava.api.command.InspectImageResponse;
 import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.exception.NotFoundException;
@@ -23,7 +24,8 @@ import com.github.dockerjava.api.model.WaitResponse;
  * Takes the calls of a dispatch's way through the engine once (inspect the
  * image, create, add the out-directory, attach, start, wait, inspect, signal,
  * read the out-directory) about an image and a container that do not exist,
- * so the engine refuses each and nothing is created or changed: the first
+ * so the engine refuses each and nothing is created or changed, and looks up
+ * the volume of bare namespaces' /etc/hosts (ADR 0043): the first
  * real dispatch then finds the clients connected and their request and answer
  * mapping loaded, instead of paying for it. The archives the engine would
  * answer with are read from memory. Each call has its client's deadline (ADR
@@ -72,8 +74,13 @@ public final class EngineWarmUp {
         }
         runtime.signal(container, "SIGKILL");
         outDirectory(container);
+        runtime.lookUpHostsFile();
         // Refused calls bring back no answers; the readers of those a dispatch gets are prepared here.
-        for (Class<?> answer : List.of(InspectImageResponse.class, CreateContainerResponse.class, WaitResponse.class)) {
+        for (Class<?> answer : List.of(
+                InspectImageResponse.class,
+                CreateContainerResponse.class,
+                CreateVolumeResponse.class,
+                WaitResponse.class)) {
             try {
                 clients.answers().readValue("{}", answer);
             } catch (IOException e) {

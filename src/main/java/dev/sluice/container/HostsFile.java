@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 
 import com.github.dockerjava.api.exception.BadRequestException;
+import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
@@ -74,6 +75,29 @@ final class HostsFile {
                 .withSource(path)
                 .withTarget("/etc/hosts")
                 .withReadOnly(true);
+    }
+
+    /**
+     * Finds the volume without creating it, for the warm-up, so that the first
+     * create need not ask; a volume not there yet is left to that create.
+     */
+    void lookUp() {
+        if (source != null) {
+            return;
+        }
+        String mountpoint;
+        try {
+            mountpoint = clients.control().inspectVolumeCmd(VOLUME).exec().getMountpoint();
+        } catch (NotFoundException e) {
+            return;
+        } catch (RuntimeException e) {
+            throw ContainerException.from("inspect volume " + VOLUME, e);
+        }
+        synchronized (this) {
+            if (source == null) {
+                source = mountpoint + "/" + FILE;
+            }
+        }
     }
 
     /** The file's writes so far: a create that finds it missing passes what it saw before it tried. */

@@ -130,7 +130,11 @@ final class HostsFile {
         } catch (RuntimeException e) {
             throw ContainerException.from("write /etc/hosts", e);
         } finally {
-            remove.accept(helper);
+            try {
+                remove.accept(helper);
+            } catch (ContainerException gone) {
+                // the reaper finds it by its labels
+            }
         }
         writes++;
     }

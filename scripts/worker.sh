@@ -1,13 +1,30 @@
 #!/usr/bin/env bash
 # Starts the packaged worker (target/sluice-runner.jar) as it ships: the JVM
-# settings of deploy/jvm.options with JAVA_OPTS after them, and two malloc
-# arenas, not one per thread that ever allocated (less resident memory, idle
-# and under floods; BENCHMARKS.md, P2). The image starts it the same way
-# (Dockerfile.jvm), the integration tests through WorkerProcess.startAsShipped.
+# settings of deploy/jvm.options with JAVA_OPTS after them, two malloc arenas,
+# not one per thread that ever allocated (less resident memory, idle and under
+# floods; BENCHMARKS.md, P2), and the AppCDS archive of this build of the jar,
+# written by a training run the first time the build starts (a few seconds,
+# once; ADR 0044). The image starts it the same way (Dockerfile.jvm), the
+# benchmarks and the soak through WorkerProcess.startAsShipped, which runs this.
 # Settings come from SLUICE_* environment variables; java replaces this shell,
 # so a signal sent to it reaches the worker.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+jar=target/sluice-runner.jar
+archive=target/app-cds.jsa
+
+if [ ! "$archive" -nt "$jar" ]; then
+  echo "worker: writing the class-data archive of this build ($archive), once" >&2
+  if ! deploy/appcds-training.sh "$archive" "$jar" deploy/jvm.options >&2; then
+    echo "worker: the training run failed; starting without the archive" >&2
+    rm -f "$archive"
+  fi
+fi
+cds=()
+if [ -s "$archive" ]; then
+  cds=(-XX:SharedArchiveFile="$archive")
+fi
+
 export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
-exec java @deploy/jvm.options ${JAVA_OPTS:-} -jar target/sluice-runner.jar
+exec java @deploy/jvm.options "${cds[@]}" ${JAVA_OPTS:-} -jar "$jar"

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 public final class WorkerProcess extends WorkerClient implements AutoCloseable {
 
     private static final String HEAP = "-Xmx256m";
+    private static final Path JAR = Path.of("target/sluice-runner.jar");
 
     private final Process process;
     private final Path log;
@@ -57,28 +58,32 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
     }
 
     /**
-     * Starts the worker as users start it: with the JVM options it ships with
-     * (deploy/jvm.options) and the C library's arenas as scripts/worker.sh and the
-     * image limit them, unless {@code env} says otherwise.
+     * Starts the worker as users start it: through scripts/worker.sh, with the
+     * JVM options it ships with (deploy/jvm.options), the C library's arenas
+     * limited and the AppCDS archive of this build of the jar (written the first
+     * time, ADR 0044), unless {@code env} says otherwise; with this JVM's java.
      */
     public static WorkerProcess startAsShipped(Map<String, String> env) {
-        Map<String, String> shipped = new HashMap<>(Map.of("MALLOC_ARENA_MAX", "2"));
-        shipped.putAll(env);
-        return start(shipped, "@" + Path.of("deploy/jvm.options").toAbsolutePath());
+        Map<String, String> shipped = new HashMap<>(env);
+        shipped.put("PATH", Path.of(javaBinary()).getParent() + File.pathSeparator + System.getenv("PATH"));
+        return launch(List.of("bash", Path.of("scripts/worker.sh").toString()), shipped);
     }
 
     /** Starts the worker with the given JVM options. */
     public static WorkerProcess start(Map<String, String> env, String... jvmOptions) {
-        Path jar = Path.of("target/sluice-runner.jar");
-        if (!Files.exists(jar)) {
-            throw new IllegalStateException(jar + " is missing: integration tests run after package");
+        List<String> command = new ArrayList<>(List.of(javaBinary()));
+        command.addAll(List.of(jvmOptions));
+        command.addAll(List.of("-jar", JAR.toString()));
+        return launch(command, env);
+    }
+
+    private static WorkerProcess launch(List<String> command, Map<String, String> env) {
+        if (!Files.exists(JAR)) {
+            throw new IllegalStateException(JAR + " is missing: integration tests run after package");
         }
         try {
             int port = freePort();
             Path log = Files.createTempFile(Path.of("target"), "worker-", ".log");
-            List<String> command = new ArrayList<>(List.of(javaBinary()));
-            command.addAll(List.of(jvmOptions));
-            command.addAll(List.of("-jar", jar.toString()));
             ProcessBuilder builder =
                     new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().putAll(env);

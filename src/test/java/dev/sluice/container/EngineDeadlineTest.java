@@ -77,12 +77,17 @@ class EngineDeadlineTest {
                 transport,
                 request -> request.contains("/images/good") ? ScriptedEngine.Reply.answer(200, IMAGE_ANSWER) : fault);
         clients = DockerClients.connect(config(engine), observed::add);
-        ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
+        // On Docker's none network, a create's own call comes right after the image's inspection.
+        ContainerRuntime runtime =
+                new ContainerRuntime(clients, TestDocker.containerConfig(ContainerConfig.NoneNetwork.DOCKER));
+        // In a bare namespace the hosts file's volume is asked for first (ADR 0043).
+        ContainerRuntime bare = new ContainerRuntime(clients, TestDocker.containerConfig());
         ContainerLogs logs = new ContainerLogs(clients);
 
         Map<String, Runnable> calls = new LinkedHashMap<>();
         calls.put("inspect image", () -> runtime.create(spec("slow:1")));
         calls.put("create", () -> runtime.create(spec("good:1")));
+        calls.put("create volume " + HostsFile.VOLUME, () -> bare.create(spec("good:2")));
         calls.put("start", () -> runtime.start("c1"));
         calls.put("inspect", () -> runtime.inspect("c1"));
         calls.put("kill", () -> runtime.signal("c1", "SIGTERM"));
@@ -116,7 +121,17 @@ class EngineDeadlineTest {
         }
         // Each is announced once, by its operation: a timeout before the head, or an answer whose body then stalled.
         Set<String> operations = Set.of(
-                "inspect_image", "create", "start", "inspect", "kill", "remove", "list", "wait", "logs", "attach");
+                "inspect_image",
+                "create",
+                "other", // the volume
+                "start",
+                "inspect",
+                "kill",
+                "remove",
+                "list",
+                "wait",
+                "logs",
+                "attach");
         EngineCall.Outcome outcome = fault == Fault.HALF_BODY ? EngineCall.Outcome.OK : EngineCall.Outcome.TIMEOUT;
         assertThat(observed.stream()
                         .filter(c -> c.outcome() == outcome)
@@ -124,9 +139,17 @@ class EngineDeadlineTest {
                         .collect(Collectors.toSet()))
                 .isEqualTo(
                         fault == Fault.HALF_BODY
-                                ? Set.of("inspect_image", "create", "start", "inspect", "kill", "remove", "list")
+                                ? Set.of(
+                                        "inspect_image",
+                                        "create",
+                                        "other",
+                                        "start",
+                                        "inspect",
+                                        "kill",
+                                        "remove",
+                                        "list")
                                 : operations);
-        assertThat(observed).hasSize(calls.size() + 1); // the good image's inspection, answered
+        assertThat(observed).hasSize(calls.size() + 2); // the good image's inspections, answered
         assertThat(engine.accepted()).isGreaterThanOrEqualTo(calls.size());
         assertThat(engine.awaitAllClosed(WITHIN)).as("every connection closed").isTrue();
         assertThat(streamThreads()).as("docker-java's wait threads ended").isEmpty();

@@ -205,9 +205,9 @@ class NoneNetworkIT {
         }
     }
 
-    /** A worker as shipped gives its containers the bare namespace, with `localhost`, and warns of nothing. */
+    /** A worker with the default settings gives its containers the bare namespace, with `localhost`, and warns of nothing. */
     @Test
-    void aWorkerAsShippedUsesABareNamespace() throws Exception {
+    void aWorkerWithTheDefaultsUsesABareNamespace() throws Exception {
         String workerId = "bare-network-" + System.nanoTime();
         Map<String, String> env = WorkerProcess.baseEnvironment(WorkerProcess.freshDataDir("bare-network"), workerId);
         try (WorkerProcess worker = WorkerProcess.start(env)) {

@@ -9,7 +9,8 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 /**
  * A {@link ScriptedEngine} on a Unix socket for the worker under test, started
  * before it. It begins healthy: it answers its ping, knows the test agent
- * image, holds no containers and refuses the rest as the engine would. Tests
+ * image and the volume of bare namespaces' /etc/hosts (ADR 0043), holds no
+ * containers and refuses the rest as the engine would. Tests
  * change its answers through {@link #engine()}.
  */
 public final class ScriptedEngineResource implements QuarkusTestResourceLifecycleManager {
@@ -27,6 +28,11 @@ public final class ScriptedEngineResource implements QuarkusTestResourceLifecycl
             }
             if (request.startsWith("GET") && request.contains("/images/sluice-agent")) {
                 return ScriptedEngine.Reply.answer(200, "{\"Id\":\"sha256:1\",\"Config\":{\"User\":\"\"}}");
+            }
+            if (request.contains("/volumes/")) {
+                return ScriptedEngine.Reply.answer(
+                        request.startsWith("POST") ? 201 : 200,
+                        "{\"Name\":\"sluice-etc-hosts\",\"Mountpoint\":\"/var/lib/docker/volumes/sluice-etc-hosts/_data\"}");
             }
             return ScriptedEngine.Reply.answer(404, "{\"message\":\"No such object\"}");
         };

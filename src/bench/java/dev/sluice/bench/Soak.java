@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.ContainerSpec;
 import dev.sluice.container.DockerClients;
@@ -158,17 +159,24 @@ public final class Soak {
             throws Exception {
         Set<String> orphans = new HashSet<>();
         for (int i = 0; i < plan.orphans(); i++) {
-            orphans.add(engine.create(new ContainerSpec(
-                    TestDocker.AGENT_IMAGE,
-                    List.of("true"),
-                    Map.of(),
-                    null,
-                    false,
-                    Map.of(Labels.DISPATCH_ID, "orphan-" + number + "-" + i, Labels.WORKER_ID, "soak"),
-                    16L << 20,
-                    0,
-                    16,
-                    "none")));
+            try {
+                orphans.add(engine.create(new ContainerSpec(
+                        TestDocker.AGENT_IMAGE,
+                        List.of("true"),
+                        Map.of(),
+                        null,
+                        false,
+                        Map.of(Labels.DISPATCH_ID, "orphan-" + number + "-" + i, Labels.WORKER_ID, "soak"),
+                        16L << 20,
+                        0,
+                        16,
+                        "none")));
+            } catch (ContainerException e) {
+                if (e.reason() != ContainerException.Reason.NOT_FOUND) {
+                    throw e;
+                }
+                // The worker reaped it before its out-directory was added: what it was made for.
+            }
         }
         // Everything sleeps past the submission of the last, so all finish together.
         String script = "sleep 3; head -c " + bytes + " /dev/zero | tr '\\000' x";

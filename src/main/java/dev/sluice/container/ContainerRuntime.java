@@ -118,7 +118,7 @@ public class ContainerRuntime implements ContainerInventory {
 
     /** Looks up the volume of bare namespaces' /etc/hosts, if containers get one (ADR 0043); for the warm-up. */
     void lookUpHostsFile() {
-        if (config.noneNetwork() == ContainerConfig.NoneNetwork.BARE) {
+        if (bareNamespaces()) {
             hosts.lookUp();
         }
     }
@@ -150,7 +150,12 @@ public class ContainerRuntime implements ContainerInventory {
 
     /** Whether the container gets a bare namespace rather than Docker's {@code none} network (ADR 0042). */
     private boolean bare(ContainerSpec spec) {
-        return NONE.equals(spec.network()) && config.noneNetwork() == ContainerConfig.NoneNetwork.BARE;
+        return NONE.equals(spec.network()) && bareNamespaces();
+    }
+
+    /** Whether containers of {@code network: none} get bare namespaces, with the worker's /etc/hosts (ADR 0043). */
+    private boolean bareNamespaces() {
+        return config.noneNetwork() == ContainerConfig.NoneNetwork.BARE;
     }
 
     String imageUser(String image) {

@@ -115,7 +115,7 @@ public final class EngineWarmUp {
         byte[] data = content.getBytes(StandardCharsets.UTF_8);
         TarArchiveEntry entry = new TarArchiveEntry(name);
         entry.setSize(data.length);
-        return OutDirectory.archive(entry, data);
+        return ArchiveUpload.of(entry, data);
     }
 
     /** The runtime's wait, through a callback that takes the refusal it expects instead of logging it at ERROR. */

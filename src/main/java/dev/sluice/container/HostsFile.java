@@ -1,6 +1,5 @@
 package dev.sluice.container;
 
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -122,13 +121,7 @@ final class HostsFile {
         source = volumePath(); // a pruned volume comes back under the same path
         String helper = createHelper(image, labels);
         try {
-            clients.control()
-                    .copyArchiveToContainerCmd(helper)
-                    .withRemotePath(HELPER_TARGET)
-                    .withTarInputStream(new ByteArrayInputStream(fileTar()))
-                    .exec();
-        } catch (RuntimeException e) {
-            throw ContainerException.from("write /etc/hosts", e);
+            ArchiveUpload.put(clients, helper, HELPER_TARGET, fileTar(), "write /etc/hosts");
         } finally {
             try {
                 remove.accept(helper);
@@ -177,6 +170,6 @@ final class HostsFile {
         TarArchiveEntry entry = new TarArchiveEntry(FILE);
         entry.setMode(TarArchiveEntry.DEFAULT_FILE_MODE & ~0777 | 0644);
         entry.setSize(CONTENT.length);
-        return OutDirectory.archive(entry, CONTENT);
+        return ArchiveUpload.of(entry, CONTENT);
     }
 }

@@ -1,9 +1,5 @@
 package dev.sluice.container;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -11,7 +7,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 
 import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
@@ -70,16 +65,7 @@ final class OutDirectory {
         if (!enabled) {
             return;
         }
-        byte[] tar = directoryTar(user);
-        try {
-            clients.control()
-                    .copyArchiveToContainerCmd(containerId)
-                    .withRemotePath(parent)
-                    .withTarInputStream(new ByteArrayInputStream(tar))
-                    .exec();
-        } catch (RuntimeException e) {
-            throw ContainerException.from("prepare " + path, e);
-        }
+        ArchiveUpload.put(clients, containerId, parent, directoryTar(user), "prepare " + path);
     }
 
     private byte[] directoryTar(Optional<String> user) {
@@ -90,20 +76,7 @@ final class OutDirectory {
             dir.setUserId(Long.parseLong(ids[0]));
             dir.setGroupId(Long.parseLong(ids.length > 1 ? ids[1] : ids[0]));
         });
-        return archive(dir, new byte[0]);
-    }
-
-    /** A tar archive of one entry and its data, as the engine takes and gives them. */
-    static byte[] archive(TarArchiveEntry entry, byte[] data) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(2048 + data.length);
-        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
-            tar.putArchiveEntry(entry);
-            tar.write(data);
-            tar.closeArchiveEntry();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // writing to memory
-        }
-        return out.toByteArray();
+        return ArchiveUpload.of(dir, new byte[0]);
     }
 
     /** The regular file {@code file} of the out-directory, if it is one of at most {@code maxBytes}. */

@@ -4,27 +4,39 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 
 /**
- * One entry put into a created container through the engine's archive call,
- * within the call deadline: how the out-directory gets its directory and the
- * hosts file's volume its file. The engine unpacks it with a re-executed
+ * Entries put into a created container through the engine's archive call,
+ * within the call deadline: how the out-directory gets its directory (and the
+ * witness beside it) and the hosts file's volume its file. The engine unpacks it with a re-executed
  * process of its own (about 35 ms here), whatever the archive's size.
  */
 final class ArchiveUpload {
 
     private ArchiveUpload() {}
 
+    /** One entry of an archive: its header and its data. */
+    record Entry(TarArchiveEntry header, byte[] data) {}
+
     /** A tar archive of one entry and its data, as the engine takes and gives them. */
     static byte[] of(TarArchiveEntry entry, byte[] data) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(2048 + data.length);
+        return of(List.of(new Entry(entry, data)));
+    }
+
+    /** A tar archive of these entries, in order. */
+    static byte[] of(List<Entry> entries) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(
+                2048 + entries.stream().mapToInt(e -> 512 + e.data().length).sum());
         try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
-            tar.putArchiveEntry(entry);
-            tar.write(data);
-            tar.closeArchiveEntry();
+            for (Entry entry : entries) {
+                tar.putArchiveEntry(entry.header());
+                tar.write(entry.data());
+                tar.closeArchiveEntry();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e); // writing to memory
         }

@@ -17,13 +17,14 @@ import dev.sluice.concurrent.LogScope;
  * One attach to a created container, over its own {@link EngineSocket}. It
  * must be opened before the container starts: output written before the
  * attach is established is not sent to it. It reads the multiplexed stream in
- * blocks straight into a {@link FrameDemuxer}, with no object per frame, and
+ * blocks on a thread of its own, which only reads, and feeds them to a
+ * {@link FrameDemuxer} on the pump's, with no object per frame (ADR 0045); it
  * writes the dispatch's input to stdin, then half-closes so the process sees
  * end-of-file (ADR 0012).
  *
  * <p>Reading costs a system call per read, and a reader that keeps up with a
  * process printing lines would make one per line. So after a short read the
- * pump pauses {@link #COALESCE_PAUSE_NANOS} and lets output gather in the
+ * reader pauses {@link #COALESCE_PAUSE_NANOS} and lets output gather in the
  * socket buffer: the result is only built at exit, so nobody waits on the
  * delay, while a flood (whose reads come back full) never pauses. The buffer
  * starts small and grows to {@link #MAX_READ_BLOCK} once a read fills it, so a
@@ -39,20 +40,27 @@ public final class Attachment implements AutoCloseable {
     /** At most this much output gathers in the socket buffer meanwhile: 1 ms at 200 MB/s. */
     private static final long COALESCE_PAUSE_NANOS = 1_000_000;
 
-    private final EngineSocket socket;
-    private ByteBuffer buffer;
-    private final byte[] stdin;
-    private final Executor stdinWriter;
+    /** Blocks read ahead of the sink at most: half a MiB a stream, at the largest block. */
+    private static final int BLOCKS_IN_FLIGHT = 8;
 
-    private Attachment(EngineSocket socket, ByteBuffer buffer, byte[] stdin, Executor stdinWriter) {
+    private final EngineSocket socket;
+    private final ByteBuffer buffer;
+    private final byte[] stdin;
+    private final Executor threads;
+
+    private Attachment(EngineSocket socket, ByteBuffer buffer, byte[] stdin, Executor threads) {
         this.socket = socket;
         this.buffer = buffer;
         this.stdin = stdin;
-        this.stdinWriter = stdinWriter;
+        this.threads = threads;
     }
 
     /** Opens the attach and returns once the engine has established it, within the engine's call timeout. */
-    static Attachment open(EngineHttpClient engine, String containerId, byte[] stdin, Executor stdinWriter) {
+    /**
+     * @param threads runs the attach's reader, and its stdin writer when there is input: two threads at most,
+     *                for as long as the stream lasts
+     */
+    static Attachment open(EngineHttpClient engine, String containerId, byte[] stdin, Executor threads) {
         String path =
                 "/containers/" + containerId + "/attach?stream=1&stdout=1&stderr=1" + (stdin != null ? "&stdin=1" : "");
         ByteBuffer buffer = ByteBuffer.allocate(FIRST_READ_BLOCK);
@@ -65,42 +73,73 @@ public final class Attachment implements AutoCloseable {
         if (upgrade.socket() == null) {
             throw ContainerException.fromStatus("attach", upgrade.status(), upgrade.errorBody());
         }
-        return new Attachment(upgrade.socket(), buffer, stdin, stdinWriter);
+        return new Attachment(upgrade.socket(), buffer, stdin, threads);
     }
 
     /**
      * Writes the input (if any) and reads until the engine closes the stream.
      * A stream cut by the engine (restart, network) also ends without error,
      * so the caller checks the exit status and {@link StreamEnd#atFrameBoundary()} too.
+     *
+     * <p>The socket is read on a thread of its own, which hands blocks to this
+     * one through a {@link BlockHandoff}: the engine's copy never waits on the
+     * sink's work, only on a sink behind by every block (ADR 0045).
      */
     public StreamEnd pump(OutputSink sink) {
         if (stdin != null) {
-            stdinWriter.execute(LogScope.carried(this::writeStdin));
+            threads.execute(LogScope.carried(this::writeStdin));
         }
+        BlockHandoff handoff = new BlockHandoff(BLOCKS_IN_FLIGHT);
         FrameDemuxer demuxer = new FrameDemuxer(sink);
+        // What arrived with the answer's head is already output.
         long bytes = buffer.remaining();
+        demuxer.feed(buffer.array(), buffer.position(), buffer.remaining());
+        threads.execute(LogScope.carried(() -> read(handoff)));
         try {
-            // What arrived with the answer's head is already output.
-            demuxer.feed(buffer.array(), buffer.position(), buffer.remaining());
-            buffer.clear();
-            int n;
-            while ((n = socket.read(buffer)) >= 0) {
-                bytes += n;
-                demuxer.feed(buffer.array(), 0, n);
-                if (n == buffer.capacity() && n < MAX_READ_BLOCK) {
-                    buffer = ByteBuffer.allocate(MAX_READ_BLOCK);
+            BlockHandoff.Block block;
+            while ((block = handoff.next()) != null) {
+                bytes += block.length();
+                demuxer.feed(block.buffer().array(), 0, block.length());
+                handoff.done(block);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new StreamEnd(bytes, demuxer.atFrameBoundary(), demuxer.engineError(), "interrupted");
+        } finally {
+            handoff.abandon();
+        }
+        return new StreamEnd(bytes, demuxer.atFrameBoundary(), demuxer.engineError(), handoff.failure());
+    }
+
+    /** The reading thread: reads blocks until the engine closes the stream, the read fails, or the sink has gone. */
+    private void read(BlockHandoff handoff) {
+        String failure = null;
+        try {
+            int size = FIRST_READ_BLOCK;
+            ByteBuffer block;
+            while ((block = handoff.empty(size)) != null) {
+                int n;
+                try {
+                    n = socket.read(block);
+                } catch (IOException e) {
+                    failure = e.getMessage() == null ? "read failed" : e.getMessage();
+                    break;
+                }
+                if (n < 0) {
+                    break;
+                }
+                if (!handoff.hand(block, n)) {
+                    return;
+                }
+                if (n == block.capacity() && size < MAX_READ_BLOCK) {
+                    size = MAX_READ_BLOCK;
                 } else if (n < SHORT_READ) {
                     LockSupport.parkNanos(COALESCE_PAUSE_NANOS);
                 }
-                buffer.clear();
             }
-            return new StreamEnd(bytes, demuxer.atFrameBoundary(), demuxer.engineError(), null);
-        } catch (IOException e) {
-            return new StreamEnd(
-                    bytes,
-                    demuxer.atFrameBoundary(),
-                    demuxer.engineError(),
-                    e.getMessage() == null ? "read failed" : e.getMessage());
+            handoff.end(failure);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

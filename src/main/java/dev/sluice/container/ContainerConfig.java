@@ -58,6 +58,23 @@ public interface ContainerConfig {
     boolean outDirEnabled();
 
     /**
+     * Whether dispatch containers run their command under the output witness
+     * (ADR 0045), which counts what the process writes before the engine
+     * copies it, so a result never claims output the engine dropped, and keeps
+     * the container until the engine has read it all. It lives on the
+     * out-directory's volume, so it is off when that is.
+     */
+    @WithDefault("true")
+    boolean witnessEnabled();
+
+    /**
+     * How long the witness keeps a container whose process has exited, waiting
+     * for the engine to read what it relayed, before it lets it end anyway.
+     */
+    @WithDefault("10s")
+    Duration witnessDrainTimeout();
+
+    /**
      * How a container without a network ({@code network: none}) is isolated:
      * {@code bare}, the default, a network namespace with loopback alone and no
      * part of the engine's network controller, whose /etc/hosts is a read-only

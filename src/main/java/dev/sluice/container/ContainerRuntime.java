@@ -48,7 +48,7 @@ public class ContainerRuntime implements ContainerInventory {
     public ContainerRuntime(DockerClients clients, ContainerConfig config) {
         this.clients = clients;
         this.config = config;
-        this.outDir = new OutDirectory(clients, config.outDir(), config.outDirEnabled());
+        this.outDir = new OutDirectory(clients, config);
         this.hosts = new HostsFile(clients, this::remove);
     }
 
@@ -59,10 +59,10 @@ public class ContainerRuntime implements ContainerInventory {
      * /etc/hosts found missing is written once and the create tried again.
      */
     public String create(ContainerSpec spec) {
-        String imageUser = imageUser(spec.image());
-        String id = createContainer(spec, imageUser, true);
+        ImageFacts image = image(spec.image());
+        String id = createContainer(spec, image, true);
         try {
-            outDir.prepare(id, runAs(imageUser));
+            outDir.prepare(id, runAs(image.user()));
         } catch (ContainerException e) {
             try {
                 remove(id);
@@ -74,9 +74,9 @@ public class ContainerRuntime implements ContainerInventory {
         return id;
     }
 
-    private String createContainer(ContainerSpec spec, String imageUser, boolean mayWriteHosts) {
+    private String createContainer(ContainerSpec spec, ImageFacts image, boolean mayWriteHosts) {
         long hostsWrites = hosts.writes();
-        CreateContainerCmd cmd = createCommand(spec, imageUser);
+        CreateContainerCmd cmd = createCommand(spec, image);
         if (bare(spec)) {
             cmd.getHostConfig().getMounts().add(hosts.mount()); // ADR 0043
         }
@@ -89,7 +89,7 @@ public class ContainerRuntime implements ContainerInventory {
         } catch (RuntimeException e) {
             if (mayWriteHosts && HostsFile.missing(e)) {
                 hosts.write(spec.image(), spec.labels(), hostsWrites);
-                return createContainer(spec, imageUser, false);
+                return createContainer(spec, image, false);
             }
             throw ContainerException.from("create", e);
         }
@@ -116,6 +116,20 @@ public class ContainerRuntime implements ContainerInventory {
         return outDir;
     }
 
+    /**
+     * What the output witness left of a container's run (ADR 0045), read after
+     * its exit; a missing record says why there is none, the witness's being
+     * off included.
+     */
+    public WitnessRecord readWitness(String containerId) {
+        return outDir.witnessRecord(containerId);
+    }
+
+    /** The witness's copy of a stream's last bytes: read only when the stream arrived short. */
+    public OutFile readWitnessTail(String containerId, boolean stdout) {
+        return outDir.witnessTail(containerId, stdout);
+    }
+
     /** Looks up the volume of bare namespaces' /etc/hosts, if containers get one (ADR 0043); for the warm-up. */
     void lookUpHostsFile() {
         if (bareNamespaces()) {
@@ -123,7 +137,7 @@ public class ContainerRuntime implements ContainerInventory {
         }
     }
 
-    CreateContainerCmd createCommand(ContainerSpec spec, String imageUser) {
+    CreateContainerCmd createCommand(ContainerSpec spec, ImageFacts image) {
         CreateContainerCmd cmd = clients.control()
                 .createContainerCmd(spec.image())
                 .withTty(false)
@@ -136,13 +150,19 @@ public class ContainerRuntime implements ContainerInventory {
                 .withLabels(spec.labels())
                 .withWorkingDir(spec.workingDir() != null ? spec.workingDir() : config.workDir())
                 .withHostConfig(hostConfig(spec));
-        if (spec.command() != null && !spec.command().isEmpty()) {
-            cmd.withCmd(spec.command());
+        List<String> command = spec.command() != null && !spec.command().isEmpty() ? spec.command() : null;
+        List<String> run = image.command(command);
+        if (outDir.witness().on() && !run.isEmpty()) {
+            // The engine takes an entrypoint given at create as the whole command: the image's own
+            // entrypoint and command are inside the witness's arguments, as the engine would join them.
+            cmd.withEntrypoint(outDir.witness().wrap(run));
+        } else if (command != null) {
+            cmd.withCmd(command);
         }
         if (bare(spec)) {
             cmd.withNetworkDisabled(true); // a namespace of its own, with loopback alone, and no sandbox
         }
-        Optional<String> user = runAs(imageUser);
+        Optional<String> user = runAs(image.user());
         user.ifPresent(cmd::withUser);
         cmd.getHostConfig().withTmpFs(tmpfs(user)).withMounts(new ArrayList<>(outDir.mounts(spec.labels())));
         return cmd;
@@ -158,11 +178,25 @@ public class ContainerRuntime implements ContainerInventory {
         return config.noneNetwork() == ContainerConfig.NoneNetwork.BARE;
     }
 
-    String imageUser(String image) {
+    /** What the image says of how it runs: its user, its entrypoint and its command. */
+    record ImageFacts(String user, List<String> entrypoint, List<String> cmd) {
+
+        /** The command the engine would run: the entrypoint, then {@code command} or else the image's own. */
+        List<String> command(List<String> command) {
+            List<String> run = new ArrayList<>(entrypoint);
+            run.addAll(command != null ? command : cmd);
+            return run;
+        }
+    }
+
+    ImageFacts image(String image) {
         try {
-            String user =
-                    clients.control().inspectImageCmd(image).exec().getConfig().getUser();
-            return user == null ? "" : user;
+            var config = clients.control().inspectImageCmd(image).exec().getConfig();
+            String user = config == null ? null : config.getUser();
+            return new ImageFacts(
+                    user == null ? "" : user,
+                    config == null ? List.of() : list(config.getEntrypoint()),
+                    config == null ? List.of() : list(config.getCmd()));
         } catch (NotFoundException e) {
             throw new ContainerException(
                     ContainerException.Reason.IMAGE_NOT_FOUND, "image " + image + " is not present on the engine");
@@ -241,6 +275,10 @@ public class ContainerRuntime implements ContainerInventory {
                     "/tmp", "rw,nosuid,nodev,mode=1777,size=" + config.tmpSize().asLongValue() + owner);
         }
         return mounts;
+    }
+
+    private static List<String> list(String[] values) {
+        return values == null ? List.of() : List.of(values);
     }
 
     private static List<String> envList(Map<String, String> env) {

@@ -45,7 +45,7 @@ public final class DockerClients implements AutoCloseable {
     private final ObjectMapper answers;
     private final DockerClient control;
     private final DockerClient streaming;
-    private final ExecutorService stdinWriters;
+    private final ExecutorService attachThreads;
 
     private DockerClients(DockerClientConfig clientConfig, DockerConfig config, Consumer<EngineCall> observed) {
         this.host = clientConfig.getDockerHost();
@@ -64,7 +64,7 @@ public final class DockerClients implements AutoCloseable {
         SharedMapper shared = new SharedMapper(clientConfig, answers);
         this.control = DockerClientImpl.getInstance(shared, controlHttp);
         this.streaming = DockerClientImpl.getInstance(shared, streamingHttp);
-        this.stdinWriters = Executors.newCachedThreadPool(Threads.named("docker-stdin-"));
+        this.attachThreads = Executors.newCachedThreadPool(Threads.named("docker-attach-"));
     }
 
     private EngineHttpClient http(
@@ -132,7 +132,7 @@ public final class DockerClients implements AutoCloseable {
 
     /** Opens an attach over a connection of its own (ADR 0012), set up within the call timeout. */
     Attachment attach(String containerId, byte[] stdin) {
-        return Attachment.open(streamingHttp, containerId, stdin, stdinWriters);
+        return Attachment.open(streamingHttp, containerId, stdin, attachThreads);
     }
 
     public URI host() {
@@ -141,7 +141,7 @@ public final class DockerClients implements AutoCloseable {
 
     @Override
     public void close() {
-        stdinWriters.shutdownNow();
+        attachThreads.shutdownNow();
         deadlines.shutdownNow();
     }
 

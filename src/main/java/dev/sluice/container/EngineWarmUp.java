@@ -63,9 +63,12 @@ public final class EngineWarmUp {
     public void run(String container) {
         ContainerSpec spec =
                 new ContainerSpec(IMAGE, List.of("true"), Map.of(), null, true, Map.of(), 64L << 20, 0, 64, "none");
-        refused(() -> runtime.imageUser(IMAGE));
+        refused(() -> runtime.image(IMAGE));
         // Should an image of that name exist after all, its container goes at once.
-        refused(() -> runtime.remove(runtime.createCommand(spec, "").exec().getId()));
+        refused(() ->
+                runtime.remove(runtime.createCommand(spec, new ContainerRuntime.ImageFacts("", List.of(), List.of()))
+                        .exec()
+                        .getId()));
         refused(() -> runtime.attach(container, null).close());
         refused(() -> runtime.start(container));
         refusedWait(container);

@@ -2,6 +2,7 @@ package dev.sluice.container;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,13 +28,21 @@ import com.github.dockerjava.transport.DockerHttpClient;
  */
 final class OutDirectory {
 
+    /** A record is one short line of JSON. */
+    private static final int WITNESS_RECORD_MAX = 4096;
+
     private final DockerClients clients;
     private final String path;
     private final String parent;
     private final String name;
     private final boolean enabled;
+    private final Witness witness;
 
-    OutDirectory(DockerClients clients, String path, boolean enabled) {
+    OutDirectory(DockerClients clients, ContainerConfig config) {
+        this(clients, config.outDir(), config.outDirEnabled(), config);
+    }
+
+    private OutDirectory(DockerClients clients, String path, boolean enabled, ContainerConfig config) {
         int slash = path.lastIndexOf('/');
         if (!path.startsWith("/") || slash <= 0 || slash == path.length() - 1) {
             throw new IllegalArgumentException(
@@ -44,6 +53,12 @@ final class OutDirectory {
         this.parent = path.substring(0, slash);
         this.name = path.substring(slash + 1);
         this.enabled = enabled;
+        this.witness = Witness.of(config, parent);
+    }
+
+    /** The witness its containers run under, or why they run without one. */
+    Witness witness() {
+        return witness;
     }
 
     /** The volume, mounted at the out-directory's parent and labelled as the container is; none when off. */
@@ -59,7 +74,8 @@ final class OutDirectory {
 
     /**
      * Adds the out-directory to a created container's volume: mode 1777, owned
-     * by {@code user} when it is numeric ({@code uid[:gid]}), as the tmpfs areas are.
+     * by {@code user} when it is numeric ({@code uid[:gid]}), as the tmpfs areas
+     * are; and the witness program beside it, in the same upload (ADR 0045).
      */
     void prepare(String containerId, Optional<String> user) {
         if (!enabled) {
@@ -76,7 +92,32 @@ final class OutDirectory {
             dir.setUserId(Long.parseLong(ids[0]));
             dir.setGroupId(Long.parseLong(ids.length > 1 ? ids[1] : ids[0]));
         });
-        return ArchiveUpload.of(dir, new byte[0]);
+        List<ArchiveUpload.Entry> entries = new ArrayList<>(2);
+        entries.add(new ArchiveUpload.Entry(dir, new byte[0]));
+        if (witness.on()) {
+            entries.add(witness.entry());
+        }
+        return ArchiveUpload.of(entries);
+    }
+
+    /** What the witness left of the container's run, read after its exit (ADR 0045). */
+    WitnessRecord witnessRecord(String containerId) {
+        if (!witness.on()) {
+            return WitnessRecord.missing(witness.off());
+        }
+        OutFile file = read(containerId, Witness.recordFile(), WITNESS_RECORD_MAX);
+        return switch (file.state()) {
+            case FOUND -> WitnessRecord.parse(file.bytes());
+            case ABSENT ->
+                WitnessRecord.missing(
+                        "the witness left no record (the container was killed, or its command never ran under it)");
+            default -> WitnessRecord.missing("the witness's record could not be read: " + file.problem());
+        };
+    }
+
+    /** The witness's copy of a stream's last bytes, at most {@link Witness#TAIL_BYTES}. */
+    OutFile witnessTail(String containerId, boolean stdout) {
+        return read(containerId, Witness.tailFile(stdout), Witness.TAIL_BYTES);
     }
 
     /** The regular file {@code file} of the out-directory, if it is one of at most {@code maxBytes}. */

@@ -19,11 +19,11 @@ public record OutFile(State state, byte[] bytes, String problem) {
         UNREADABLE
     }
 
-    static OutFile found(byte[] bytes) {
+    public static OutFile found(byte[] bytes) {
         return new OutFile(State.FOUND, bytes, null);
     }
 
-    static OutFile absent() {
+    public static OutFile absent() {
         return new OutFile(State.ABSENT, null, null);
     }
 
@@ -31,7 +31,7 @@ public record OutFile(State state, byte[] bytes, String problem) {
         return new OutFile(State.REFUSED, null, problem);
     }
 
-    static OutFile unreadable(String problem) {
+    public static OutFile unreadable(String problem) {
         return new OutFile(State.UNREADABLE, null, problem);
     }
 }

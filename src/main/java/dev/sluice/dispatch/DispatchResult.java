@@ -17,6 +17,7 @@ import dev.sluice.artifact.ArtifactsRefused;
 import dev.sluice.output.FormatOutcome;
 import dev.sluice.output.Overflow;
 import dev.sluice.output.StreamDigest;
+import dev.sluice.output.StreamWitness;
 import dev.sluice.output.Utf8Text;
 import dev.sluice.report.AgentReport;
 import dev.sluice.report.ReportSource;
@@ -51,6 +52,8 @@ import dev.sluice.summary.WorkerSummary;
     "reductions",
     "stdoutDigest",
     "stderrDigest",
+    "stdoutWitness",
+    "stderrWitness",
     "stdoutTokens",
     "stderrTokens",
     "stdoutFormat",
@@ -141,6 +144,16 @@ public record DispatchResult(
 
         @Schema(required = true, nullable = true, description = "as stdoutDigest, for stderr")
         StreamDigest stderrDigest,
+
+        @Schema(
+                description = "absent only when the output was never read: what the witness in the container "
+                        + "counted the process writing to stdout, against what reached the worker; complete, "
+                        + "recovered, incomplete or unwitnessed (section 7.12)")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        StreamWitness stdoutWitness,
+
+        @Schema(description = "as stdoutWitness, for stderr") @JsonInclude(JsonInclude.Include.NON_NULL)
+        StreamWitness stderrWitness,
 
         @Schema(
                 required = true,

@@ -20,6 +20,7 @@ import dev.sluice.container.ContainerState;
 import dev.sluice.container.Labels;
 import dev.sluice.container.OutFile;
 import dev.sluice.container.OutputSink;
+import dev.sluice.container.WitnessRecord;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.store.StoreException;
@@ -258,18 +259,19 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             Instant finishedAt,
             Capture capture,
             boolean recovered) {
-        Dispatch.Status status =
-                stop != null ? stop.status : exitCode == 0 ? Dispatch.Status.SUCCEEDED : Dispatch.Status.FAILED;
-        DispatchResult.Error error = exitError(containerId, exitCode, stop);
         CrashPoint.AFTER_EXIT.reached();
         OutFile reportFile = reports.file(containerId);
         SecretMasker masker = vault.maskerFor(id);
         // Counting what the runtime still holds reads the log back: outside the budget, like the report.
+        // It counts what the runtime received: an end restored from the witness below is not in its log.
         DispatchResult.AvailableFrom availableFrom = holding.atFinish(
                 containerId,
                 capture.bytesWritten(true),
                 capture.bytesWritten(false),
                 recovered ? LogHolding.UNKNOWN : capture.jsonFileLogBound());
+        WitnessRecord witnessed = runtime.readWitness(containerId);
+        capture.witness(witnessed, ofStdout -> runtime.readWitnessTail(containerId, ofStdout));
+        Exit exit = exit(containerId, exitCode, stop, witnessed, capture, masker);
         Artifacts kept = artifacts.collect(id, containerId, name -> DispatchLinks.artifact(id, name));
         long memory = capture.bytesHeld() * FinishingBudget.COPIES + documents.memory(spec, capture);
         budget.within(memory, () -> {
@@ -280,9 +282,9 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             return finisher.finish(new Ending(
                     id,
                     spec,
-                    status,
-                    exitCode,
-                    error,
+                    exit.status(),
+                    exit.code(),
+                    exit.error(),
                     startedAt,
                     finishedAt,
                     stdout,
@@ -299,6 +301,40 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     /** Collectors for a dispatch's output, masking its secrets as they go (into the digests) and in the result. */
     private Capture capture(String id, DispatchSpec spec) {
         return new Capture(id, spec, vault.maskerFor(id));
+    }
+
+    /** How the dispatch ended: its status, the exit code it reports, and why, when not by the process's exit alone. */
+    private record Exit(Dispatch.Status status, Integer code, DispatchResult.Error error) {}
+
+    /**
+     * The status from the stop reason or the exit code, unless the witness
+     * says the command never ran, or that bytes the process wrote are missing:
+     * a process that ran to its exit is presented as having done so only with
+     * all it wrote (ADR 0045). A stopped one keeps its stop's status.
+     */
+    private Exit exit(
+            String containerId,
+            int exitCode,
+            Execution.StopReason stop,
+            WitnessRecord witnessed,
+            Capture capture,
+            SecretMasker masker) {
+        if (stop != null) {
+            return new Exit(stop.status, exitCode, exitError(containerId, exitCode, stop));
+        }
+        if (witnessed.execError() != null) {
+            return new Exit(Dispatch.Status.ERROR, null, Errors.execFailed(masker.mask(witnessed.execError())));
+        }
+        if (capture.incomplete()) {
+            return new Exit(
+                    Dispatch.Status.ERROR,
+                    exitCode,
+                    Errors.outputIncomplete("exited " + exitCode, capture.witness(true), capture.witness(false)));
+        }
+        return new Exit(
+                exitCode == 0 ? Dispatch.Status.SUCCEEDED : Dispatch.Status.FAILED,
+                exitCode,
+                exitError(containerId, exitCode, null));
     }
 
     /** SIGKILL from the kernel's OOM killer looks like any 137; the engine knows which it was. */

@@ -99,6 +99,8 @@ record Ending(
                 reductions,
                 stdout.digest(),
                 stderr.digest(),
+                stdout.witness(),
+                stderr.witness(),
                 stdout.tokens(),
                 stderr.tokens(),
                 stdout.format(),

@@ -1,6 +1,7 @@
 package dev.sluice.dispatch;
 
 import dev.sluice.container.ContainerException;
+import dev.sluice.output.StreamWitness;
 
 /** The errors a result can carry: stable codes for programs, messages for people. */
 final class Errors {
@@ -31,6 +32,28 @@ final class Errors {
 
     static final DispatchResult.Error OUT_OF_MEMORY =
             new DispatchResult.Error("out_of_memory", "the container was killed for exceeding its memory limit");
+
+    /** The witness could not run the command: what an engine without it refuses at the start (ADR 0045). */
+    static DispatchResult.Error execFailed(String why) {
+        return new DispatchResult.Error(
+                "exec_failed", "the container started, but its command could not be run: " + why);
+    }
+
+    /** The witness showed bytes the process wrote missing from the result (ADR 0045). */
+    static DispatchResult.Error outputIncomplete(String exited, StreamWitness stdout, StreamWitness stderr) {
+        StringBuilder message = new StringBuilder("the process ").append(exited).append(", but ");
+        String sep = "";
+        for (StreamWitness w : new StreamWitness[] {stdout, stderr}) {
+            if (w != null && w.incomplete()) {
+                message.append(sep)
+                        .append(w == stdout ? "stdout" : "stderr")
+                        .append(" is incomplete: ")
+                        .append(w.detail());
+                sep = "; and ";
+            }
+        }
+        return new DispatchResult.Error("output_incomplete", message.toString());
+    }
 
     /** What the engine refused or failed at, in the engine's own short words. */
     static DispatchResult.Error of(ContainerException e) {

@@ -46,6 +46,15 @@ public final class Sha256 {
         }
     }
 
+    /** A digest in the state {@code digest} is in now, which goes on unchanged. */
+    public static MessageDigest copy(MessageDigest digest) {
+        try {
+            return (MessageDigest) digest.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("SHA-256 digests of " + implementation() + " cannot be copied", e);
+        }
+    }
+
     /** Which implementation {@link #digest()} gives, for people. */
     public static String implementation() {
         return Fastest.PROVIDER.map(p -> "NSS, through " + p.getName()).orElse("the JDK's own");
@@ -65,6 +74,11 @@ public final class Sha256 {
         InPieces(MessageDigest nss) {
             super(nss.getAlgorithm());
             this.nss = nss;
+        }
+
+        @Override
+        public Object clone() throws CloneNotSupportedException {
+            return new InPieces((MessageDigest) nss.clone());
         }
 
         @Override

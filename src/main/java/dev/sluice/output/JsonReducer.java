@@ -84,7 +84,12 @@ public final class JsonReducer {
                 null,
                 List.copyOf(steps));
         return new CapturedOutput(
-                Utf8Text.wrap(current), original, overflow, asText.digest(), FormatOutcome.as(OutputFormat.JSON));
+                Utf8Text.wrap(current),
+                original,
+                overflow,
+                asText.digest(),
+                FormatOutcome.as(OutputFormat.JSON),
+                asText.witness());
     }
 
     /** The text capture, saying why it is text: with {@code format: text} in its overflow when it has one. */
@@ -107,11 +112,13 @@ public final class JsonReducer {
                 text.originalBytes(),
                 overflow,
                 text.digest(),
-                FormatOutcome.text(OutputFormat.JSON, fallback, detail));
+                FormatOutcome.text(OutputFormat.JSON, fallback, detail),
+                text.witness());
     }
 
     private static CapturedOutput withFormat(CapturedOutput output, FormatOutcome format) {
-        return new CapturedOutput(output.text(), output.originalBytes(), output.overflow(), output.digest(), format);
+        return new CapturedOutput(
+                output.text(), output.originalBytes(), output.overflow(), output.digest(), format, output.witness());
     }
 
     /** Step (a), or its whitespace-only form: the document written compactly, projected when asked. */

@@ -26,9 +26,12 @@ final class JsonlCollector implements StreamCollector {
 
     private static final int INITIAL_LINE = 256;
 
-    private final int cap;
+    /** Less the room a loss marker takes, once the witness shows one is needed. */
+    private int cap;
+
     private final JsonlMarker marker;
     private final SecretMasker masker;
+    private final LossMarker lossMarker;
     private final StreamDigester digester;
     private final int oversizedWeight;
     private final LineQueue head = new LineQueue();
@@ -47,6 +50,7 @@ final class JsonlCollector implements StreamCollector {
 
     JsonlCollector(String stream, int cap, String fullLog, String nonce, SecretMasker masker) {
         this.cap = cap;
+        this.lossMarker = new LossMarker(stream, nonce, true);
         this.marker = new JsonlMarker(stream, fullLog, nonce);
         this.masker = masker;
         this.digester = new StreamDigester(masker);
@@ -68,6 +72,18 @@ final class JsonlCollector implements StreamCollector {
             }
             pos = stop;
         }
+    }
+
+    @Override
+    public boolean matchesWritten(String sha256, byte[] suffix, int offset, int count) {
+        return digester.matchesWritten(sha256, suffix, offset, count);
+    }
+
+    @Override
+    public CapturedOutput finish(long availableFrom, StreamWitness witness) {
+        cap -= lossMarker.length(witness);
+        CapturedOutput kept = finish(availableFrom);
+        return witness == null ? kept : kept.witnessed(witness, lossMarker);
     }
 
     @Override

@@ -38,9 +38,12 @@ public final class OutputCollector implements StreamCollector {
 
     private static final int MAX_LINE_SEARCH = 8192;
 
-    private final int cap;
+    /** Less the room a loss marker takes, once the witness shows one is needed. */
+    private int cap;
+
     private final TruncationMarker marker;
     private final SecretMasker masker;
+    private final LossMarker lossMarker;
     private final HeadBuffer head;
     private final TailRing tail;
     private final StreamDigester digester;
@@ -55,6 +58,7 @@ public final class OutputCollector implements StreamCollector {
      */
     public OutputCollector(String stream, int cap, String fullLog, String nonce, SecretMasker masker) {
         this.cap = cap;
+        this.lossMarker = new LossMarker(stream, nonce, false);
         this.marker = new TruncationMarker(stream, fullLog, nonce);
         this.masker = masker;
         this.digester = new StreamDigester(masker);
@@ -84,6 +88,18 @@ public final class OutputCollector implements StreamCollector {
         if (taken < count) {
             tail.append(chunk, offset + taken, count - taken);
         }
+    }
+
+    @Override
+    public boolean matchesWritten(String sha256, byte[] suffix, int offset, int count) {
+        return digester.matchesWritten(sha256, suffix, offset, count);
+    }
+
+    @Override
+    public CapturedOutput finish(long availableFrom, StreamWitness witness) {
+        cap -= lossMarker.length(witness);
+        CapturedOutput kept = finish(availableFrom);
+        return witness == null ? kept : kept.witnessed(witness, lossMarker);
     }
 
     @Override

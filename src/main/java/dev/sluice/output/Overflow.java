@@ -86,6 +86,12 @@ public record Overflow(
         this(originalBytes, keptBytes, droppedBytes, nonce, null, null, null, null, null);
     }
 
+    /** The same record for a string of {@code keptBytes}, after a line was added to it. */
+    Overflow withKeptBytes(long keptBytes) {
+        return new Overflow(
+                originalBytes, keptBytes, droppedBytes, nonce, format, records, textLines, oversizedLines, reductions);
+    }
+
     /** Lines of one kind: {@code written = kept + dropped}. */
     @Schema(name = "OverflowCounts", description = "Lines of one kind; written = kept + dropped.")
     public record Counts(

@@ -104,11 +104,9 @@ public final class ReducibleOutput {
         System.arraycopy(text, 0, reduced, 0, headEnd);
         System.arraycopy(line, 0, reduced, headEnd, line.length);
         System.arraycopy(text, tailFrom, reduced, headEnd + line.length, text.length - tailFrom);
-        return new CapturedOutput(
+        return captured.withText(
                 Utf8Text.wrap(reduced),
-                captured.originalBytes(),
-                new Overflow(captured.originalBytes(), reduced.length, dropped, marker.nonce()),
-                captured.digest());
+                new Overflow(captured.originalBytes(), reduced.length, dropped, marker.nonce()));
     }
 
     /**

@@ -35,6 +35,20 @@ public interface StreamCollector {
     CapturedOutput finish(long availableFrom);
 
     /**
+     * The stream as kept, set against what the witness in the container
+     * counted (ADR 0045): when bytes were lost, the text ends with a line that
+     * says so, within the cap. Called instead of {@link #finish(long)}, once.
+     */
+    CapturedOutput finish(long availableFrom, StreamWitness witness);
+
+    /**
+     * Whether the bytes written so far, as the process wrote them, followed by
+     * {@code suffix}, have the SHA-256 {@code sha256} (lowercase hex). Changes
+     * nothing.
+     */
+    boolean matchesWritten(String sha256, byte[] suffix, int offset, int count);
+
+    /**
      * The smallest cap a stream in {@code format} can have: its marker, for the
      * given log path and a nonce as long as the given one, must take less than
      * half of it, as the collectors require.

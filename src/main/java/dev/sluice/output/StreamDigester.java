@@ -18,6 +18,13 @@ import dev.sluice.hashing.Sha256;
 final class StreamDigester {
 
     private final MessageDigest sha256;
+    /**
+     * With secrets only: the stream as written, unmasked, so the witness's
+     * count of it can be checked (ADR 0045). Never shown: it would let a guess
+     * at a secret be tested.
+     */
+    private final MessageDigest raw;
+
     private final SecretMasker masker;
     private final JsonFileLogSize logSize = new JsonFileLogSize();
     private long bytes;
@@ -36,6 +43,7 @@ final class StreamDigester {
     StreamDigester(SecretMasker masker) {
         this.masker = masker;
         this.sha256 = Sha256.digest();
+        this.raw = masker.isEmpty() ? null : Sha256.digest();
     }
 
     void update(byte[] chunk, int offset, int count) {
@@ -46,8 +54,20 @@ final class StreamDigester {
             sha256.update(chunk, offset, count);
             lines += newlines;
         } else {
+            raw.update(chunk, offset, count);
             digestMasked(chunk, offset, count);
         }
+    }
+
+    /**
+     * Whether the bytes written so far, as written, followed by {@code suffix},
+     * have the SHA-256 {@code expected} (lowercase hex). Changes nothing: the
+     * check runs on a copy of the hash's state.
+     */
+    boolean matchesWritten(String expected, byte[] suffix, int offset, int count) {
+        MessageDigest copy = Sha256.copy(raw != null ? raw : sha256);
+        copy.update(suffix, offset, count);
+        return HexFormat.of().formatHex(copy.digest()).equals(expected);
     }
 
     /** At most how many bytes the {@code json-file} log of the stream so far takes: see {@link JsonFileLogSize}. */

@@ -118,6 +118,10 @@ class OutDirectoryIT {
             assertThat(record.at("/result/reportStatus").asText()).isEqualTo("present");
             assertThat(record.at("/result/report/summary").asText()).isEqualTo("from stdout");
             assertThat(record.at("/result/artifacts")).isEmpty();
+            // No out-directory, no witness (ADR 0045): the result says its streams were not witnessed.
+            assertThat(record.at("/result/stdoutWitness/state").asText()).isEqualTo("unwitnessed");
+            assertThat(record.at("/result/stdoutWitness/detail").asText()).isEqualTo("the out-directory is turned off");
+            assertThat(record.at("/result/stdoutDigest/covers").asText()).isEqualTo("stream");
             ContainerRuntime engine = new ContainerRuntime(clients, TestDocker.containerConfig());
             List<ManagedContainer> containers = engine.managedBy(workerId);
             assertThat(containers).hasSize(1);

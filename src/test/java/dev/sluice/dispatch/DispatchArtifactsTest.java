@@ -57,6 +57,8 @@ class DispatchArtifactsTest {
                 r.reductions(),
                 r.stdoutDigest(),
                 r.stderrDigest(),
+                r.stdoutWitness(),
+                r.stderrWitness(),
                 r.stdoutTokens(),
                 r.stderrTokens(),
                 r.stdoutFormat(),

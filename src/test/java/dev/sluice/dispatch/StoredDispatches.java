@@ -75,6 +75,8 @@ public final class StoredDispatches {
                 List.of(),
                 new StreamDigest("0".repeat(64), 9, 1),
                 new StreamDigest("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", 0, 0),
+                null,
+                null,
                 3,
                 0,
                 null,

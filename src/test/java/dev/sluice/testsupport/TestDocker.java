@@ -47,6 +47,8 @@ public final class TestDocker {
             MemorySize maxRetainedLogBytes,
             String outDir,
             boolean outDirEnabled,
+            boolean witnessEnabled,
+            Duration witnessDrainTimeout,
             NoneNetwork noneNetwork)
             implements ContainerConfig {}
 
@@ -97,6 +99,8 @@ public final class TestDocker {
                 mib(10 << 10),
                 "/sluice/out",
                 outDirEnabled,
+                true,
+                Duration.ofSeconds(10),
                 noneNetwork);
     }
 

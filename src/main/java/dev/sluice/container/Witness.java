@@ -1,0 +1,123 @@
+package dev.sluice.container;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+
+/**
+ * The output witness (ADR 0045): a small static program of the worker's own
+ * ({@code src/main/c/witness.c}), put beside the out-directory on the
+ * container's volume and made the container's entrypoint. It runs the
+ * dispatch's command as its child and relays the child's stdout and stderr to
+ * the engine, counting and hashing every byte and keeping each stream's last
+ * {@link #TAIL_BYTES}. When the child has exited it waits until the engine has
+ * read what it relayed (the pipe's unread count), so the engine's short wait
+ * at the exit finds nothing left to drop, and then leaves its record in the
+ * out-directory. The worker sets what it received against that record.
+ *
+ * <p>It needs the out-directory: without it, or turned off, containers run as
+ * they would without it, and results say their streams were not witnessed.
+ */
+final class Witness {
+
+    /** Where the build puts the program, on the worker's class path. */
+    static final String RESOURCE = "sluice-witness";
+
+    /** How much of each stream's end the witness keeps: more than the engine's pipes and buffers hold. */
+    static final int TAIL_BYTES = 256 * 1024;
+
+    /** The directory of its record, inside the out-directory. */
+    static final String RECORD_DIR = ".sluice-witness";
+
+    /** The program's name in the volume, beside the out-directory. */
+    private static final String PROGRAM = "witness";
+
+    private final byte[] program;
+    private final String off;
+    private final String path;
+    private final String recordDir;
+    private final long drainMillis;
+
+    private Witness(byte[] program, String off, String volumeRoot, String outDir, long drainMillis) {
+        this.program = program;
+        this.off = off;
+        this.path = volumeRoot + "/" + PROGRAM;
+        this.recordDir = outDir + "/" + RECORD_DIR;
+        this.drainMillis = drainMillis;
+    }
+
+    /** The witness as configured: off without the out-directory, when turned off, or missing from this build. */
+    static Witness of(ContainerConfig config, String volumeRoot) {
+        long drain = config.witnessDrainTimeout().toMillis();
+        if (!config.outDirEnabled()) {
+            return new Witness(null, "the out-directory is turned off", volumeRoot, config.outDir(), drain);
+        }
+        if (!config.witnessEnabled()) {
+            return new Witness(null, "the witness is turned off", volumeRoot, config.outDir(), drain);
+        }
+        byte[] program = load();
+        return program == null
+                ? new Witness(
+                        null, "this build of the worker has no witness program", volumeRoot, config.outDir(), drain)
+                : new Witness(program, null, volumeRoot, config.outDir(), drain);
+    }
+
+    private static byte[] load() {
+        try (InputStream in = Witness.class.getResourceAsStream(RESOURCE)) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read the witness program from the class path", e);
+        }
+    }
+
+    boolean on() {
+        return program != null;
+    }
+
+    /** Why containers run without the witness; {@code null} when they run with it. */
+    String off() {
+        return off;
+    }
+
+    /**
+     * The entrypoint that runs {@code command} (the image's entrypoint and
+     * the dispatch's or image's command, as the engine would join them) under
+     * the witness.
+     */
+    List<String> wrap(List<String> command) {
+        List<String> entrypoint = new ArrayList<>(command.size() + 8);
+        entrypoint.addAll(List.of(
+                path,
+                "--record",
+                recordDir,
+                "--drain-ms",
+                Long.toString(drainMillis),
+                "--tail",
+                Integer.toString(TAIL_BYTES),
+                "--"));
+        entrypoint.addAll(command);
+        return entrypoint;
+    }
+
+    /** The program's entry for the volume's upload: root's, readable and runnable by every user. */
+    ArchiveUpload.Entry entry() {
+        TarArchiveEntry entry = new TarArchiveEntry(PROGRAM);
+        entry.setMode(TarArchiveEntry.DEFAULT_FILE_MODE & ~0777 | 0555);
+        entry.setSize(program.length);
+        return new ArchiveUpload.Entry(entry, program);
+    }
+
+    /** The record's file, relative to the out-directory. */
+    static String recordFile() {
+        return RECORD_DIR + "/record.json";
+    }
+
+    /** A stream's tail file, relative to the out-directory. */
+    static String tailFile(boolean stdout) {
+        return RECORD_DIR + (stdout ? "/stdout.tail" : "/stderr.tail");
+    }
+}

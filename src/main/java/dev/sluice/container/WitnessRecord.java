@@ -27,9 +27,8 @@ public record WitnessRecord(Stream stdout, Stream stderr, String execError, Stri
      * @param bytes      every byte the process wrote to it
      * @param sha256     their SHA-256, lowercase hex
      * @param tailBytes  how many of its last bytes the witness kept
-     * @param relayError why relaying to the engine stopped, or {@code null}
      */
-    public record Stream(long bytes, String sha256, long tailBytes, String relayError) {}
+    public record Stream(long bytes, String sha256, long tailBytes) {}
 
     public static WitnessRecord missing(String why) {
         return new WitnessRecord(null, null, null, null, why);
@@ -73,7 +72,6 @@ public record WitnessRecord(Stream stdout, Stream stderr, String execError, Stri
                 || !sha.matches("[0-9a-f]{64}")) {
             throw new IllegalArgumentException("a stream's counts are not whole numbers and a SHA-256");
         }
-        JsonNode relay = node.path("relayError");
-        return new Stream(bytes.asLong(), sha, tail.asLong(), relay.isTextual() ? relay.asText() : null);
+        return new Stream(bytes.asLong(), sha, tail.asLong());
     }
 }

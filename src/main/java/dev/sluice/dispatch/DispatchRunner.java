@@ -270,6 +270,11 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 capture.bytesWritten(false),
                 recovered ? LogHolding.UNKNOWN : capture.jsonFileLogBound());
         WitnessRecord witnessed = runtime.readWitness(containerId);
+        if ("timeout".equals(witnessed.drain())) {
+            LOG.warnf(
+                    "the engine had not read all of the output when the witness's drain timeout ran out (%s)",
+                    "sluice.container.witness-drain-timeout");
+        }
         capture.witness(witnessed, ofStdout -> runtime.readWitnessTail(containerId, ofStdout));
         Exit exit = exit(containerId, exitCode, stop, witnessed, capture, masker);
         Artifacts kept = artifacts.collect(id, containerId, name -> DispatchLinks.artifact(id, name));

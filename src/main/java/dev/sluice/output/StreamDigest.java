@@ -1,5 +1,7 @@
 package dev.sluice.output;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
@@ -20,7 +22,13 @@ public record StreamDigest(
         String sha256,
         long bytes,
         long lines,
-        @JsonInclude(JsonInclude.Include.NON_NULL) String covers) {
+
+        @Schema(
+                description = "stream: these describe the whole stream; received: the witness showed bytes "
+                        + "missing, and these describe only what reached the worker (section 7.12)",
+                enumeration = {STREAM, RECEIVED})
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        String covers) {
 
     public static final String STREAM = "stream";
     public static final String RECEIVED = "received";

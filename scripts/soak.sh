@@ -2,9 +2,13 @@
 # The soak: rounds of 50 dispatches that finish together, printing 1 MiB and
 # then 4 MiB each, while orphaned containers wait on the engine to be reaped,
 # against the packaged worker started with the JVM settings it ships with
-# (deploy/jvm.options). Prints a table per round (also written to
-# target/soak-report.md) and fails when a result is lost, wrong or late, when
-# readiness is down after a round, or when an orphan is left.
+# (deploy/jvm.options). Each result's stdout is checked byte for byte against
+# what its process printed (the digest's length and SHA-256, computed here from
+# the producer). Prints a table per round (also written to
+# target/soak-report.md): short, wrong, claimed complete but short/wrong, said
+# incomplete, the witness states. Fails when a result is lost, late, failed, or
+# short or wrong without saying so (one that says output_incomplete is listed,
+# not failed), when readiness is down after a round, or when an orphan is left.
 #
 #   scripts/soak.sh          the bounded run (3 rounds; the suite runs it as SoakIT)
 #   scripts/soak.sh --long   20 rounds: 15 of 1 MiB results, 5 of 4 MiB

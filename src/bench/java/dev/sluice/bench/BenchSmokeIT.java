@@ -22,5 +22,9 @@ class BenchSmokeIT {
                 .contains("P1", "P2", "P3", "P5", "P6", "P7", "P8", "P9", "P10", "P11");
         // Correctness, unlike speed, holds at any size.
         assertThat(rows).filteredOn(r -> r.id().equals("P8")).allMatch(Harness.Row::met);
+        assertThat(rows)
+                .filteredOn(r -> r.measure().contains("held to what was printed"))
+                .isNotEmpty()
+                .allMatch(Harness.Row::met);
     }
 }

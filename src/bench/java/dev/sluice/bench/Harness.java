@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.container.DockerClients;
+import dev.sluice.testsupport.ExpectedStream;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.TestDocker;
 import dev.sluice.testsupport.WorkerClient;
@@ -215,6 +216,27 @@ public final class Harness {
                 : "dd if=/dev/zero bs=65536 count=" + bytes / 65536 + " 2>/dev/null | tr '\\000' x";
     }
 
+    /** What {@link #flood} prints, computed here: every result is held to it byte for byte. */
+    static ExpectedStream printedBy(long bytes, boolean lines) {
+        return lines
+                ? ExpectedStream.repeatedLine("x".repeat(1023), bytes)
+                : ExpectedStream.filled('x', bytes / 65536 * 65536);
+    }
+
+    /** A tally's figures for a row: exact, short, wrong, claimed complete, said incomplete, witness states. */
+    static String outputFigures(OutputTally t) {
+        return t.exact() + "/" + t.results() + " exact, " + t.shortCount() + " short, " + t.wrong() + " wrong, "
+                + t.claimedComplete() + " claimed complete but short/wrong, " + t.honestIncomplete()
+                + " said incomplete; witness " + t.witnessSummary();
+    }
+
+    /** Fails the run on a result whose stream is not what its process printed: no figure stands on lost bytes. */
+    private static void requireExact(String what, ExpectedStream.Verdict v) {
+        if (!v.isExact()) {
+            throw new IllegalStateException(what + ": " + v.describe());
+        }
+    }
+
     // -------------------------------------------------------------- scenarios
 
     /** P6: process start to readiness, and idle memory. */
@@ -363,6 +385,7 @@ public final class Harness {
         for (String driver : List.of("json-file", "local")) {
             for (boolean lines : List.of(false, true)) {
                 String producer = flood(sizes.floodBytes(), lines);
+                ExpectedStream printed = printedBy(sizes.floodBytes(), lines);
                 try (Receiver r = Receiver.on("127.0.0.1");
                         WorkerProcess w = worker(driver)) {
                     awaitCallback(r, submit(w, r, producer), Duration.ofHours(1));
@@ -386,6 +409,7 @@ public final class Harness {
                         if (counted != sizes.floodBytes()) {
                             throw new IllegalStateException("counted " + counted + " of " + sizes.floodBytes());
                         }
+                        requireExact("P1 " + id, printed.check(result, "stdout"));
                     }
                     double s = Measure.median(sluice);
                     double d = Measure.median(docker);
@@ -418,6 +442,8 @@ public final class Harness {
     private void concurrency() throws Exception {
         int n = sizes.concurrent();
         String script = "sleep 1; head -c 1048576 /dev/zero | tr '\\000' x";
+        ExpectedStream printed = ExpectedStream.filled('x', 1_048_576);
+        OutputTally output = new OutputTally();
         ExecutorService pool = Executors.newFixedThreadPool(n);
         try (Receiver r = Receiver.on("127.0.0.1");
                 WorkerProcess w = worker("json-file")) {
@@ -442,8 +468,8 @@ public final class Harness {
                 }
                 for (Future<String> id : ids) {
                     JsonNode result = result(awaitCallback(r, id.get(), Duration.ofMinutes(10)));
-                    if (!result.path("status").asText().equals("succeeded")
-                            || result.path("stdout").asText().length() != 1_048_576) {
+                    ExpectedStream.Verdict v = output.add(id.get(), printed.check(result, "stdout"));
+                    if (!result.path("status").asText().equals("succeeded") || !v.isExact()) {
                         errors++;
                     }
                 }
@@ -454,11 +480,12 @@ public final class Harness {
             row(
                     "P5",
                     n + " dispatches at once (sleep 1 s, print 1 MiB): makespan",
-                    f(s) + " s, " + errors + " errors",
+                    f(s) + " s, " + errors + " errors (" + outputFigures(output) + ")",
                     f(d) + " s (" + n + " parallel `docker run`)",
                     f(s / d) + "×",
                     "≤ 1.1×, 0 errors",
                     s / d <= 1.1 && errors == 0);
+            System.out.print(output.details());
         } finally {
             pool.shutdownNow();
         }
@@ -486,8 +513,13 @@ public final class Harness {
             for (int i = 0; i < n; i++) {
                 ids.add(submit(w, r, script));
             }
+            ExpectedStream printedOut = printedBy(sizes.floodBytes(), false);
+            ExpectedStream printedErr = printedBy(sizes.floodStderrBytes(), true);
+            OutputTally output = new OutputTally();
             for (String id : ids) {
-                awaitCallback(r, id, Duration.ofHours(1));
+                JsonNode result = result(awaitCallback(r, id, Duration.ofHours(1)));
+                output.add(id + " stdout", printedOut.check(result, "stdout"));
+                output.add(id + " stderr", printedErr.check(result, "stderr"));
             }
             sampler.close();
             double afterLive = heapAfterGc(w);
@@ -518,6 +550,15 @@ public final class Harness {
                     "",
                     "flat (± 16 MiB)",
                     Math.abs(afterLive - idleLive) <= 16);
+            row(
+                    "P2",
+                    "the floods' streams held to what was printed (digest length and SHA-256)",
+                    outputFigures(output),
+                    "",
+                    "",
+                    "all exact",
+                    output.exact() == output.results());
+            System.out.print(output.details());
         }
     }
 
@@ -526,6 +567,8 @@ public final class Harness {
         int n = sizes.completeness();
         int bytes = 12_345;
         String script = "head -c " + bytes + " /dev/zero | tr '\\000' y";
+        ExpectedStream printed = ExpectedStream.filled('y', bytes);
+        OutputTally output = new OutputTally();
         ExecutorService pool = Executors.newFixedThreadPool(16);
         try (Receiver r = Receiver.on("127.0.0.1");
                 WorkerProcess w = worker("json-file")) {
@@ -534,21 +577,20 @@ public final class Harness {
                 ids.add(pool.submit(() -> submit(w, r, script)));
             }
             long lost = 0;
-            int exact = 0;
             for (Future<String> id : ids) {
                 JsonNode result = result(awaitCallback(r, id.get(), Duration.ofMinutes(30)));
-                String out = result.path("stdout").asText();
-                lost += Math.max(0, bytes - out.length());
-                exact += out.length() == bytes && out.chars().allMatch(c -> c == 'y') ? 1 : 0;
+                lost += Math.max(0, bytes - result.path("stdout").asText().length());
+                output.add(id.get(), printed.check(result, "stdout"));
             }
             row(
                     "P8",
                     n + " short-lived containers, " + bytes + " bytes each",
-                    exact + "/" + n + " exact, " + lost + " bytes lost",
+                    outputFigures(output) + "; " + lost + " bytes missing from the texts",
                     "",
                     "",
-                    "0 lost, totals exact",
-                    lost == 0 && exact == n);
+                    "0 lost, every stream exact",
+                    lost == 0 && output.exact() == n);
+            System.out.print(output.details());
         } finally {
             pool.shutdownNow();
         }
@@ -638,7 +680,10 @@ public final class Harness {
                 WorkerProcess small = worker("json-file", "-Xmx64m")) {
             String id = submit(small, r, flood(sizes.floodBytes(), false));
             JsonNode result = result(awaitCallback(r, id, Duration.ofHours(1)));
-            boolean exact = result.path("stdoutOverflow").path("originalBytes").asLong() == sizes.floodBytes();
+            boolean exact = result.path("stdoutOverflow").path("originalBytes").asLong() == sizes.floodBytes()
+                    && printedBy(sizes.floodBytes(), false)
+                            .check(result, "stdout")
+                            .isExact();
             row(
                     "P10",
                     "one " + f(sizes.floodBytes() / 1048576.0) + " MiB flood with -Xmx64m",
@@ -689,7 +734,12 @@ public final class Harness {
                         int failed = 0;
                         for (Future<String> id : ids) {
                             JsonNode result = result(awaitCallback(r, id.get(), Duration.ofMinutes(10)));
-                            failed += result.path("status").asText().equals("succeeded") ? 0 : 1;
+                            boolean exact =
+                                    ExpectedStream.EMPTY.check(result, "stdout").isExact()
+                                            && ExpectedStream.EMPTY
+                                                    .check(result, "stderr")
+                                                    .isExact();
+                            failed += result.path("status").asText().equals("succeeded") && exact ? 0 : 1;
                         }
                         makespans.computeIfAbsent(limit, k -> new ArrayList<>()).add((System.nanoTime() - start) / 1e9);
                         sampler.close();

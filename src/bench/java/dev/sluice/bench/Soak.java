@@ -26,6 +26,7 @@ import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.ContainerSpec;
 import dev.sluice.container.DockerClients;
 import dev.sluice.container.Labels;
+import dev.sluice.testsupport.ExpectedStream;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.TestDocker;
 import dev.sluice.testsupport.WorkerClient;
@@ -36,8 +37,12 @@ import dev.sluice.testsupport.WorkerProcess;
  * users start it: rounds of dispatches that all finish together, each printing
  * 1 MiB (or 4 MiB), while orphaned containers (labelled as ours, with no
  * record) wait on the engine to be reaped in the middle of the burst. Every
- * result must be stored and delivered, none may fail, readiness must be UP
- * after every round, and a plain dispatch must still succeed at the end.
+ * result must be stored and delivered, and its stdout is held byte for byte
+ * (length and SHA-256 of its digest, and its text) to the stream its process
+ * printed: a result that is short or wrong without saying so fails the run,
+ * one that says it lost output ({@code output_incomplete}) is reported. None
+ * may fail otherwise, readiness must be UP after every round, and a plain
+ * dispatch must still succeed at the end.
  * {@code scripts/soak.sh} runs it; {@code SoakIT} runs the bounded plan.
  */
 public final class Soak {
@@ -55,27 +60,68 @@ public final class Soak {
         }
     }
 
-    /** What one round did. */
+    /**
+     * What one round did. Every delivered result's stdout is held to the
+     * stream its process printed ({@code output}); {@code failed} counts the
+     * results that did not succeed for any other reason than an honestly
+     * reported loss, and those whose stderr (empty) claimed otherwise.
+     */
     public record Round(
             int number,
             long bytesEach,
             int submitted,
             int delivered,
-            int wrong,
+            int failed,
+            OutputTally output,
+            List<String> failures,
             double seconds,
             double slowestSeconds,
             boolean readyAfter,
             int orphansLeft,
             double rssMib) {
 
+        /** Results whose stdout digest has fewer bytes than the process printed. */
+        public int shortResults() {
+            return output.shortCount();
+        }
+
+        /** Results whose stdout digest is not the stream's SHA-256 (or whose text returned whole is not it). */
+        public int wrongResults() {
+            return output.wrong();
+        }
+
+        /** Short or wrong without saying so: a result claiming a completeness it does not have. */
+        public int claimedCompleteButShort() {
+            return output.claimedComplete();
+        }
+
+        /** Short or wrong and saying so (output_incomplete): reported, not (yet) failed. */
+        public int honestlyIncomplete() {
+            return output.honestIncomplete();
+        }
+
+        public Map<String, Integer> witnessStates() {
+            return output.witnessStates();
+        }
+
         public boolean clean() {
-            return delivered == submitted && wrong == 0 && readyAfter && orphansLeft == 0;
+            return delivered == submitted
+                    && output.claimedComplete() == 0
+                    && failed == 0
+                    && readyAfter
+                    && orphansLeft == 0;
         }
 
         String markdown() {
-            return "| " + number + " | " + (bytesEach >> 20) + " MiB | " + submitted + " | " + delivered + " | " + wrong
-                    + " | " + f(seconds) + " s | " + f(slowestSeconds) + " s | " + (readyAfter ? "UP" : "**DOWN**")
-                    + " | " + orphansLeft + " | " + f(rssMib) + " MiB |";
+            return "| " + number + " | " + (bytesEach >> 20) + " MiB | " + submitted + " | " + delivered + " | "
+                    + output.exact() + " | " + output.shortCount() + " | " + output.wrong() + " | "
+                    + bold(output.claimedComplete()) + " | " + output.honestIncomplete() + " | " + bold(failed)
+                    + " | " + output.witnessSummary() + " | " + f(seconds) + " s | " + f(slowestSeconds) + " s | "
+                    + (readyAfter ? "UP" : "**DOWN**") + " | " + orphansLeft + " | " + f(rssMib) + " MiB |";
+        }
+
+        private static String bold(int n) {
+            return n == 0 ? "0" : "**" + n + "**";
         }
     }
 
@@ -90,14 +136,31 @@ public final class Soak {
             StringBuilder t = new StringBuilder("soak (" + plan.name() + "): " + plan.rounds() + " rounds of "
                     + plan.dispatches() + " dispatches finishing together, " + plan.orphans()
                     + " orphans to reap in each; idle RSS " + f(idleRssMib) + " MiB\n\n"
-                    + "| round | output each | submitted | delivered | wrong | round time | slowest | readiness after"
-                    + " | orphans left | worker RSS after |\n"
-                    + "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+                    + "Each result's stdout is checked against the stream its process printed (length and SHA-256,"
+                    + " computed here): exact; short (digest bytes < printed); wrong (digest SHA-256 differs, or the"
+                    + " text returned whole differs); claimed complete but short/wrong (fails the run); incomplete"
+                    + " (short or wrong and the result says so: reported); failed (any other status than"
+                    + " succeeded); the witness states the results carry.\n\n"
+                    + HEADER);
             rounds.forEach(r -> t.append(r.markdown()).append('\n'));
             t.append("\nplain dispatch after the rounds: ").append(finalDispatchSucceeded ? "succeeded" : "**failed**");
-            return t.append('\n').toString();
+            t.append('\n');
+            for (Round r : rounds) {
+                String details = r.output().details();
+                if (!details.isEmpty() || !r.failures().isEmpty()) {
+                    t.append("\nround ").append(r.number()).append(":\n").append(details);
+                    r.failures()
+                            .forEach(f -> t.append("- **failed**: ").append(f).append('\n'));
+                }
+            }
+            return t.toString();
         }
     }
+
+    static final String HEADER = "| round | output each | submitted | delivered | exact | short | wrong"
+            + " | claimed complete but short/wrong | incomplete (said so) | failed | witness states | round time"
+            + " | slowest | readiness after | orphans left | worker RSS after |\n"
+            + "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
 
     private Soak() {}
 
@@ -133,6 +196,7 @@ public final class Soak {
             ContainerRuntime engine = new ContainerRuntime(clients, TestDocker.containerConfig());
             Thread.sleep(2000);
             double idleRss = Measure.rssMib(worker.pid());
+            System.out.print(HEADER);
             for (int n = 1; n <= plan.rounds(); n++) {
                 long bytes = n <= plan.roundsOf1MiB() ? 1L << 20 : 4L << 20;
                 Round round = round(n, bytes, plan, worker, receiver, engine, submitters);
@@ -141,7 +205,9 @@ public final class Soak {
             }
             JsonNode last = worker.awaitTerminal(worker.submit(WorkerClient.script("echo ok")), Duration.ofMinutes(2));
             boolean ok = "succeeded".equals(last.path("status").asText())
-                    && "ok\n".equals(last.path("result").path("stdout").asText());
+                    && ExpectedStream.of("ok\n")
+                            .check(last.path("result"), "stdout")
+                            .isExact();
             return new Report(plan, rounds, ok, idleRss);
         } finally {
             submitters.shutdownNow();
@@ -180,6 +246,7 @@ public final class Soak {
         }
         // Everything sleeps past the submission of the last, so all finish together.
         String script = "sleep 3; head -c " + bytes + " /dev/zero | tr '\\000' x";
+        ExpectedStream printed = ExpectedStream.filled('x', bytes);
         Instant start = Instant.now();
         List<Future<String>> ids = new ArrayList<>();
         for (int i = 0; i < plan.dispatches(); i++) {
@@ -194,14 +261,15 @@ public final class Soak {
             submitted.add(id.get());
         }
         Map<String, Instant> deliveredAt = new HashMap<>();
-        int wrong = 0;
+        OutputTally output = new OutputTally();
+        List<String> failures = new ArrayList<>();
         Instant deadline = start.plus(Duration.ofMinutes(10));
         while (deliveredAt.size() < submitted.size() && Instant.now().isBefore(deadline) && worker.alive()) {
             for (Receiver.Request r : receiver.requests()) {
                 String id = r.header("webhook-id").substring("msg_".length());
                 if (submitted.contains(id) && !deliveredAt.containsKey(id)) {
                     deliveredAt.put(id, r.at());
-                    wrong += earned(r, bytes) ? 0 : 1;
+                    check(id, r, printed, output, failures);
                 }
             }
             Thread.sleep(100);
@@ -230,7 +298,9 @@ public final class Soak {
                 bytes,
                 submitted.size(),
                 deliveredAt.size(),
-                wrong,
+                failures.size(),
+                output,
+                List.copyOf(failures),
                 seconds,
                 slowest,
                 ready,
@@ -238,15 +308,28 @@ public final class Soak {
                 Measure.rssMib(worker.pid()));
     }
 
-    /** Succeeded, with exactly the bytes the process printed. */
-    private static boolean earned(Receiver.Request delivery, long bytes) {
+    /**
+     * Holds a delivered result's stdout to the stream its process printed, and
+     * its stderr to the empty one. A result that did not succeed is a failure
+     * unless it honestly reports lost output (counted in {@code output}).
+     */
+    private static void check(
+            String id, Receiver.Request delivery, ExpectedStream printed, OutputTally output, List<String> failures) {
+        JsonNode result;
         try {
-            JsonNode result = JSON.readTree(delivery.body());
-            return "succeeded".equals(result.path("status").asText())
-                    && result.path("stdout").asText().length() == bytes
-                    && result.path("stdoutOverflow").isMissingNode();
+            result = JSON.readTree(delivery.decodedBody());
         } catch (IOException e) {
-            return false;
+            output.add(id, printed.check(JSON.createObjectNode(), "stdout"));
+            failures.add(id + " delivered a body that is not JSON: " + e.getMessage());
+            return;
+        }
+        ExpectedStream.Verdict stdout = output.add(id, printed.check(result, "stdout"));
+        ExpectedStream.Verdict stderr = ExpectedStream.EMPTY.check(result, "stderr");
+        String status = result.path("status").asText();
+        if (!"succeeded".equals(status) && !stdout.honestlyIncomplete()) {
+            failures.add(id + " " + status + " " + result.path("error") + "; " + stdout.describe());
+        } else if (stderr.claimsCompletenessFalsely()) {
+            failures.add(id + " " + stderr.describe());
         }
     }
 }

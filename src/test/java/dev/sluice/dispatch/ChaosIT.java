@@ -26,6 +26,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.container.ContainerRuntime;
+import dev.sluice.testsupport.ExpectedStream;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.TestDocker;
 import dev.sluice.testsupport.WorkerClient;
@@ -36,8 +37,10 @@ import dev.sluice.testsupport.WorkerProcess;
  * SIGKILL at random moments and started again; a recording receiver is the
  * ledger. At quiescence: every accepted dispatch has a delivered (or
  * dead-lettered) result, every delivery of one dispatch carries the same body,
- * results are the ones their processes earned, and no container outlives its
- * retention. The bounded run is part of the suite; scripts/chaos.sh --long runs
+ * results are the ones their processes earned (status, exit code, and both
+ * streams byte for byte: the digests' length and SHA-256 against what the
+ * process printed, computed here, and the text when returned whole), and no
+ * container outlives its retention. The bounded run is part of the suite; scripts/chaos.sh --long runs
  * 200 dispatches and 25 kills.
  */
 class ChaosIT {
@@ -48,15 +51,26 @@ class ChaosIT {
     private final int kills = Integer.getInteger("chaos.kills", 5);
     private final long seed = Long.getLong("chaos.seed", System.currentTimeMillis());
 
-    /** A kind of dispatch, with what its result must say. */
-    private record Kind(String script, String status, int exitCode, String stdout) {}
+    /** A kind of dispatch, with what its result must say and the streams its process prints. */
+    private record Kind(String script, String status, int exitCode, ExpectedStream stdout, ExpectedStream stderr) {
+
+        Kind(String script, String status, int exitCode, String stdout, String stderr) {
+            this(script, status, exitCode, ExpectedStream.of(stdout), ExpectedStream.of(stderr));
+        }
+    }
 
     private static final List<Kind> KINDS = List.of(
-            new Kind("echo quick", "succeeded", 0, "quick\n"),
-            new Kind("seq 1 2000 | tail -n 1; sleep 1", "succeeded", 0, "2000\n"),
-            new Kind("sleep 4; echo slow", "succeeded", 0, "slow\n"),
-            new Kind("echo about to fail >&2; exit 7", "failed", 7, ""),
-            new Kind("head -c 3000000 /dev/zero | tr '\\000' x; echo", "succeeded", 0, null));
+            new Kind("echo quick", "succeeded", 0, "quick\n", ""),
+            new Kind("seq 1 2000 | tail -n 1; sleep 1", "succeeded", 0, "2000\n", ""),
+            new Kind("sleep 4; echo slow", "succeeded", 0, "slow\n", ""),
+            new Kind("echo about to fail >&2; exit 7", "failed", 7, "", "about to fail\n"),
+            // Over the 64K cap: only the digests can show the stream was whole.
+            new Kind(
+                    "head -c 3000000 /dev/zero | tr '\\000' x; echo",
+                    "succeeded",
+                    0,
+                    ExpectedStream.of("x".repeat(3_000_000) + "\n"),
+                    ExpectedStream.EMPTY));
 
     @Test
     void nothingIsLostWhenTheWorkerIsKilledAtRandom() throws Exception {
@@ -127,19 +141,41 @@ class ChaosIT {
             int delivered = 0;
             int dead = 0;
             List<String> wrong = new ArrayList<>();
+            // The streams of every result, held to what their processes printed.
+            int streams = 0;
+            int shortStreams = 0;
+            int wrongStreams = 0;
+            int claimedComplete = 0;
+            int saidIncomplete = 0;
+            Map<String, Integer> witnesses = new TreeMap<>();
             for (Map.Entry<String, Kind> e : accepted.entrySet()) {
                 JsonNode record = last.record(e.getKey());
                 String state = WorkerClient.callbackState(record);
                 delivered += state.equals("delivered") ? 1 : 0;
                 dead += state.equals("dead") ? 1 : 0;
-                if (!earned(record, e.getValue())) {
+                JsonNode result = record.path("result");
+                List<ExpectedStream.Verdict> verdicts = List.of(
+                        e.getValue().stdout().check(result, "stdout"),
+                        e.getValue().stderr().check(result, "stderr"));
+                for (ExpectedStream.Verdict v : verdicts) {
+                    streams++;
+                    shortStreams += v.isShort() ? 1 : 0;
+                    wrongStreams += v.isWrong() ? 1 : 0;
+                    claimedComplete += v.claimsCompletenessFalsely() ? 1 : 0;
+                    saidIncomplete += v.honestlyIncomplete() ? 1 : 0;
+                    witnesses.merge(v.witnessState(), 1, Integer::sum);
+                }
+                if (!earned(record, e.getValue(), verdicts)) {
                     wrong.add(e.getKey() + " [" + e.getValue().script() + "]: "
                             + record.path("status").asText() + " "
-                            + record.path("result").path("error").path("code").asText() + " exit "
-                            + record.path("result").path("exitCode").asText() + " stdout "
-                            + abbreviate(record.path("result").path("stdout").asText()) + " overflow "
-                            + record.path("result").path("stdoutOverflow") + " logs "
-                            + record.path("result").path("logs"));
+                            + result.path("error").path("code").asText() + " exit "
+                            + result.path("exitCode").asText() + " stdout "
+                            + abbreviate(result.path("stdout").asText()) + " overflow "
+                            + result.path("stdoutOverflow") + " logs "
+                            + result.path("logs") + "; "
+                            + verdicts.stream()
+                                    .map(ExpectedStream.Verdict::describe)
+                                    .collect(Collectors.joining("; ")));
                 }
             }
             long duplicates = ledger.requests().size() - byId.size();
@@ -156,7 +192,9 @@ class ChaosIT {
             String report = String.format(
                     "chaos run (seed %d): %d dispatches accepted, %d kills, %s%n"
                             + "  delivered %d, dead-lettered %d, lost %d, conflicting bodies %d, duplicate deliveries %d, "
-                            + "wrong results %d%n",
+                            + "wrong results %d%n"
+                            + "  streams checked byte for byte %d: short %d, wrong %d, claimed complete but short/wrong %d,"
+                            + " said incomplete %d; witness states %s%n",
                     seed,
                     accepted.size(),
                     killed.get(),
@@ -166,7 +204,13 @@ class ChaosIT {
                     lost,
                     conflicting,
                     duplicates,
-                    wrong.size());
+                    wrong.size(),
+                    streams,
+                    shortStreams,
+                    wrongStreams,
+                    claimedComplete,
+                    saidIncomplete,
+                    witnesses);
             System.out.print(report);
             StringBuilder bodies = new StringBuilder(report);
             conflicts.forEach((messageId, distinct) -> {
@@ -176,6 +220,7 @@ class ChaosIT {
                         .append(" bodies:\n");
                 distinct.forEach(body -> bodies.append("  ").append(body).append('\n'));
             });
+            wrong.forEach(w -> bodies.append("wrong: ").append(w).append('\n'));
             Files.writeString(Path.of("target/chaos-report.txt"), bodies);
 
             assertThat(lost).as("lost").isZero();
@@ -183,6 +228,9 @@ class ChaosIT {
             assertThat(delivered + dead)
                     .as("accepted = delivered + dead-lettered")
                     .isEqualTo(accepted.size());
+            assertThat(claimedComplete)
+                    .as("streams short or wrong without saying so")
+                    .isZero();
             assertThat(wrong).as("results their processes did not earn").isEmpty();
             assertThat(killed.get()).isEqualTo(kills);
         }
@@ -197,15 +245,22 @@ class ChaosIT {
         }
     }
 
-    /** Status, exit code and output as the kind's process produces them, output being read back after a kill. */
-    private static boolean earned(JsonNode record, Kind kind) {
+    /**
+     * Status, exit code and both streams as the kind's process produces them,
+     * output being read back after a kill: each stream exact (digest and, when
+     * returned whole, text), and a witness, when there is one, saying complete
+     * or recovered and having counted what was written.
+     */
+    private static boolean earned(JsonNode record, Kind kind, List<ExpectedStream.Verdict> streams) {
         JsonNode result = record.path("result");
         boolean statusOk = record.path("status").asText().equals(kind.status())
                 && result.path("exitCode").asInt() == kind.exitCode();
-        boolean stdoutOk = kind.stdout() == null
-                ? result.path("stdoutOverflow").path("originalBytes").asLong() == 3_000_001
-                : result.path("stdout").asText().equals(kind.stdout());
-        return statusOk && stdoutOk;
+        boolean overflowOk = kind.stdout().bytes() <= 64 * 1024
+                || result.path("stdoutOverflow").path("originalBytes").asLong()
+                        == kind.stdout().bytes();
+        return statusOk
+                && overflowOk
+                && streams.stream().allMatch(v -> v.problems().isEmpty());
     }
 
     private static String abbreviate(String text) {

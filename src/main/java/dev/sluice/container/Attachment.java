@@ -111,25 +111,19 @@ public final class Attachment implements AutoCloseable {
         return new StreamEnd(bytes, demuxer.atFrameBoundary(), demuxer.engineError(), handoff.failure());
     }
 
-    /** The reading thread: reads blocks until the engine closes the stream, the read fails, or the sink has gone. */
+    /**
+     * The reading thread: reads blocks until the engine closes the stream, the
+     * read fails, or the sink has gone; whatever ends it, the pump is told.
+     */
     private void read(BlockHandoff handoff) {
         String failure = null;
         try {
             int size = FIRST_READ_BLOCK;
             ByteBuffer block;
             while ((block = handoff.empty(size)) != null) {
-                int n;
-                try {
-                    n = socket.read(block);
-                } catch (IOException e) {
-                    failure = e.getMessage() == null ? "read failed" : e.getMessage();
+                int n = socket.read(block);
+                if (n < 0 || !handoff.hand(block, n)) {
                     break;
-                }
-                if (n < 0) {
-                    break;
-                }
-                if (!handoff.hand(block, n)) {
-                    return;
                 }
                 if (n == block.capacity() && size < MAX_READ_BLOCK) {
                     size = MAX_READ_BLOCK;
@@ -137,9 +131,13 @@ public final class Attachment implements AutoCloseable {
                     LockSupport.parkNanos(COALESCE_PAUSE_NANOS);
                 }
             }
-            handoff.end(failure);
+        } catch (IOException | RuntimeException e) {
+            failure = e.getMessage() == null ? "read failed" : e.getMessage();
         } catch (InterruptedException e) {
+            failure = "interrupted";
             Thread.currentThread().interrupt();
+        } finally {
+            handoff.end(failure);
         }
     }
 

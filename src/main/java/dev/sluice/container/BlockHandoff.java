@@ -28,6 +28,7 @@ final class BlockHandoff {
     private final BlockingQueue<Block> filled;
     private int allocated;
     private volatile boolean abandoned;
+    private volatile boolean ended;
     private volatile String failure;
 
     BlockHandoff(int capacity) {
@@ -75,18 +76,30 @@ final class BlockHandoff {
         return true;
     }
 
-    /** The stream ended, cleanly ({@code failure} null) or with a read error. */
-    void end(String failure) throws InterruptedException {
+    /**
+     * The stream ended, cleanly ({@code failure} null) or not: after the last
+     * block handed, never blocking, so the reader can always say it.
+     */
+    void end(String failure) {
         this.failure = failure;
-        while (!abandoned && !filled.offer(END, POLL_MILLIS, TimeUnit.MILLISECONDS)) {
-            // the processor is behind by every block: wait, or stop once it has gone
-        }
+        ended = true;
+        filled.offer(END); // when full, the processor sees the end once it has taken the rest
     }
 
     /** The next block to process, or {@code null} at the end of the stream. */
     Block next() throws InterruptedException {
-        Block block = filled.take();
-        return block == END ? null : block;
+        while (true) {
+            Block block = filled.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+            if (block == END) {
+                return null;
+            }
+            if (block != null) {
+                return block;
+            }
+            if (ended && filled.isEmpty()) {
+                return null;
+            }
+        }
     }
 
     /** Gives a processed block back for reading. */

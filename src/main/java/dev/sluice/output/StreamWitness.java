@@ -2,6 +2,7 @@ package dev.sluice.output;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
@@ -17,9 +18,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param receivedBytes  what reached the worker through the engine
  * @param lostBytes      the process's bytes the result lacks: 0 unless {@code incomplete}
  * @param recoveredBytes bytes restored from the witness's copy of the end, not from the engine
- * @param lostAt         where the lost bytes were: {@code end}, {@code middle} or {@code unknown}; {@code null}
+ * @param lostAt         where the lost bytes were: {@code end}, {@code middle} or {@code unknown}; absent
  *                       unless {@code incomplete}
- * @param detail         for people: why unwitnessed, or what was lost
+ * @param detail         for people: why unwitnessed, or what was lost or restored; absent when complete
  */
 @Schema(
         name = "StreamWitness",
@@ -45,11 +46,14 @@ public record StreamWitness(
         long recoveredBytes,
 
         @Schema(
-                nullable = true,
+                description = "absent unless incomplete: where the lost bytes were",
                 enumeration = {END, MIDDLE, UNKNOWN})
+        @JsonInclude(JsonInclude.Include.NON_NULL)
         String lostAt,
 
-        @Schema(nullable = true, description = "for people") String detail) {
+        @Schema(description = "absent when complete: for people, why unwitnessed, or what was lost or restored")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        String detail) {
 
     /** The worker received exactly what the process wrote. */
     public static final String COMPLETE = "complete";

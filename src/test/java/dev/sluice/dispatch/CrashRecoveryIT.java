@@ -90,6 +90,8 @@ class CrashRecoveryIT {
             // Captured live or read back from the log, whichever the crash left: the same digests.
             assertThat(result.path("stdoutDigest")).isEqualTo(digest("first line\nlast line\n"));
             assertThat(result.path("stderrDigest")).isEqualTo(digest("to stderr\n"));
+            // A container that outlived its worker still ran under the witness, whose record the next one reads.
+            assertThat(result.path("stdoutWitness").path("state").asText()).isEqualTo("complete");
 
             List<Receiver.Request> deliveries = receiver.requests();
             assertThat(deliveries).isNotEmpty().allSatisfy(d -> {
@@ -177,10 +179,18 @@ class CrashRecoveryIT {
         }
     }
 
+    /** The digest of the whole stream, as a result that received all of it gives it (docs/api.md 7.7). */
     private static JsonNode digest(String stream) {
         byte[] bytes = stream.getBytes(StandardCharsets.UTF_8);
-        return JSON.valueToTree(
-                Map.of("sha256", Digests.sha256(bytes), "bytes", bytes.length, "lines", (int) Digests.lines(bytes)));
+        return JSON.valueToTree(Map.of(
+                "sha256",
+                Digests.sha256(bytes),
+                "bytes",
+                bytes.length,
+                "lines",
+                (int) Digests.lines(bytes),
+                "covers",
+                "stream"));
     }
 
     @Test

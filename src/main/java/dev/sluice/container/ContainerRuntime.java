@@ -74,6 +74,16 @@ public class ContainerRuntime implements ContainerInventory {
         return id;
     }
 
+    /**
+     * Adds the out-directory and the witness to a created container that never
+     * started, again: a worker that stopped between the create and its upload
+     * left it without them, and its entrypoint is the witness (ADR 0045). The
+     * upload replaces what is there, so it may repeat one that went through.
+     */
+    public void prepareAgain(String containerId, String image) {
+        outDir.prepare(containerId, runAs(image(image).user()));
+    }
+
     private String createContainer(ContainerSpec spec, ImageFacts image, boolean mayWriteHosts) {
         long hostsWrites = hosts.writes();
         CreateContainerCmd cmd = createCommand(spec, image);

@@ -149,6 +149,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 if (cancelRequested) {
                     finisher.finish(Ending.withoutOutput(id, spec, Dispatch.Status.CANCELLED, null, now()));
                 } else {
+                    runtime.prepareAgain(containerId, spec.image());
                     startAndCollect(id, spec, execution, containerId);
                 }
                 return;

@@ -3,6 +3,7 @@ package dev.sluice.container;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.LockSupport;
@@ -113,7 +114,11 @@ public final class Attachment implements AutoCloseable {
 
     /**
      * The reading thread: reads blocks until the engine closes the stream, the
-     * read fails, or the sink has gone; whatever ends it, the pump is told.
+     * read fails, or the sink has gone; whatever ends it, the pump is told. An
+     * interrupt is the worker shutting down (its pool is stopped): then the
+     * pump is left waiting, as a read on its own thread would be, so the
+     * dispatch is left to reconciliation rather than finished from a stream
+     * that merely stopped being read.
      */
     private void read(BlockHandoff handoff) {
         String failure = null;
@@ -131,14 +136,13 @@ public final class Attachment implements AutoCloseable {
                     LockSupport.parkNanos(COALESCE_PAUSE_NANOS);
                 }
             }
+        } catch (InterruptedException | ClosedByInterruptException e) {
+            Thread.currentThread().interrupt();
+            return;
         } catch (IOException | RuntimeException e) {
             failure = e.getMessage() == null ? "read failed" : e.getMessage();
-        } catch (InterruptedException e) {
-            failure = "interrupted";
-            Thread.currentThread().interrupt();
-        } finally {
-            handoff.end(failure);
         }
+        handoff.end(failure);
     }
 
     private void writeStdin() {

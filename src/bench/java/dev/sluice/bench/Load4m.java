@@ -37,7 +37,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sluice.container.ContainerConfig;
 import dev.sluice.container.Labels;
-import dev.sluice.dispatch.DispatchConfig;
+import dev.sluice.record.DispatchConfig;
 import dev.sluice.testsupport.ExpectedStream;
 import dev.sluice.testsupport.TestDocker;
 import dev.sluice.testsupport.WorkerClient;

@@ -16,6 +16,8 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 
+import dev.sluice.actions.DispatchRequestValidator;
+import dev.sluice.actions.Problem;
 import io.quarkus.smallrye.openapi.OpenApiFilter;
 
 /**

@@ -9,6 +9,8 @@ import jakarta.ws.rs.core.Response;
 
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
+import dev.sluice.actions.ApiTokens;
+
 /**
  * Bearer tokens when {@code sluice.api.tokens} is set: on everything but the
  * Quarkus endpoints under {@code /q/} (probes, metrics, OpenAPI), so that no

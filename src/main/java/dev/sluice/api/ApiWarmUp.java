@@ -18,14 +18,19 @@ import jakarta.ws.rs.core.Response;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.sluice.actions.DispatchRequest;
+import dev.sluice.actions.DispatchRequestValidator;
+import dev.sluice.actions.DispatchView;
+import dev.sluice.actions.Fingerprint;
+import dev.sluice.actions.ProblemException;
 import dev.sluice.callback.CallbackStore;
 import dev.sluice.callback.DeliveryState;
 import dev.sluice.concurrent.WarmUp;
-import dev.sluice.dispatch.Dispatch;
-import dev.sluice.dispatch.DispatchLinks;
-import dev.sluice.dispatch.DispatchSpec;
-import dev.sluice.dispatch.RequestRefused;
-import dev.sluice.dispatch.StoredResult;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchLinks;
+import dev.sluice.record.DispatchSpec;
+import dev.sluice.record.RequestRefused;
+import dev.sluice.record.StoredResult;
 import dev.sluice.store.StoredBody;
 
 /**

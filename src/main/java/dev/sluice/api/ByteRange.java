@@ -3,6 +3,8 @@ package dev.sluice.api;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.sluice.actions.ProblemException;
+
 /**
  * One byte range of a representation of known size, as a {@code Range}
  * header asks for it (RFC 9110, section 14): {@code bytes=a-b}, {@code bytes=a-}

@@ -25,7 +25,11 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.sluice.dispatch.Dispatch;
+import dev.sluice.actions.DispatchListView;
+import dev.sluice.actions.DispatchRequest;
+import dev.sluice.actions.DispatchRequestValidator;
+import dev.sluice.actions.DispatchView;
+import dev.sluice.record.Dispatch;
 
 /**
  * The v1 dispatch API as tools see it (docs/api.md, section 2): routes,

@@ -18,17 +18,22 @@ import jakarta.ws.rs.sse.SseEventSink;
 
 import org.jboss.resteasy.reactive.PathPart;
 
+import dev.sluice.actions.DispatchActions;
+import dev.sluice.actions.DispatchArtifacts;
+import dev.sluice.actions.DispatchListView;
+import dev.sluice.actions.DispatchRequest;
+import dev.sluice.actions.DispatchView;
+import dev.sluice.actions.ProblemException;
 import dev.sluice.artifact.MediaTypes;
 import dev.sluice.callback.CallbackService;
-import dev.sluice.dispatch.Cancellation;
-import dev.sluice.dispatch.Dispatch;
-import dev.sluice.dispatch.DispatchArtifacts;
-import dev.sluice.dispatch.DispatchConfig;
-import dev.sluice.dispatch.DispatchIntake;
-import dev.sluice.dispatch.DispatchLinks;
-import dev.sluice.dispatch.LogRange;
-import dev.sluice.dispatch.RequestRefused;
 import dev.sluice.events.EventHub;
+import dev.sluice.logs.LogRange;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchConfig;
+import dev.sluice.record.DispatchLinks;
+import dev.sluice.record.RequestRefused;
+import dev.sluice.run.Cancellation;
+import dev.sluice.run.DispatchIntake;
 
 /** The v1 dispatch API (docs/api.md, section 2); its routes and answers are declared by {@link DispatchApi}. */
 public class DispatchResource implements DispatchApi {

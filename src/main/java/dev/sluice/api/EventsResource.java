@@ -20,9 +20,11 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.sluice.dispatch.DispatchConfig;
+import dev.sluice.actions.Problem;
+import dev.sluice.actions.ProblemException;
 import dev.sluice.events.EventHub;
 import dev.sluice.events.MetadataFilter;
+import dev.sluice.record.DispatchConfig;
 
 /** The state changes of every dispatch, as server-sent events (docs/api.md, section 2.12). */
 @Path("/v1/events")

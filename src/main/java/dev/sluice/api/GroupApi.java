@@ -19,6 +19,9 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.sluice.actions.GroupRequest;
+import dev.sluice.actions.GroupView;
+
 /**
  * The dispatch group routes (docs/api.md, sections 2.9 and 2.10; ADR 0028);
  * {@link GroupResource} implements them.

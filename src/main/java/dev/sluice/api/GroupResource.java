@@ -5,6 +5,11 @@ import java.net.URI;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
 
+import dev.sluice.actions.GroupActions;
+import dev.sluice.actions.GroupRequest;
+import dev.sluice.actions.GroupView;
+import dev.sluice.actions.ProblemException;
+
 /** The dispatch group routes; declared by {@link GroupApi}, done by {@link GroupActions}. */
 public class GroupResource implements GroupApi {
 

@@ -11,9 +11,12 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
+import dev.sluice.actions.Problem;
+import dev.sluice.actions.ProblemException;
+import dev.sluice.actions.Refusals;
 import dev.sluice.callback.CallbackRefused;
-import dev.sluice.dispatch.LogRotated;
-import dev.sluice.dispatch.RequestRefused;
+import dev.sluice.logs.LogRotated;
+import dev.sluice.record.RequestRefused;
 import dev.sluice.store.StoreException;
 
 /**

@@ -8,6 +8,7 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;
 
+import dev.sluice.actions.ProblemException;
 import dev.sluice.events.EventMessage;
 import dev.sluice.events.EventSink;
 

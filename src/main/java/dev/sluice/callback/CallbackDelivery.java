@@ -19,8 +19,8 @@ import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.LogScope;
-import dev.sluice.dispatch.DispatchSpec;
-import dev.sluice.dispatch.DispatchStore;
+import dev.sluice.record.DispatchSpec;
+import dev.sluice.record.DispatchStore;
 import dev.sluice.store.StoredBody;
 import dev.sluice.worker.CrashPoint;
 

@@ -13,8 +13,8 @@ import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Jobs;
 import dev.sluice.concurrent.Threads;
-import dev.sluice.dispatch.DispatchConfig;
-import dev.sluice.dispatch.DispatchFinished;
+import dev.sluice.record.DispatchConfig;
+import dev.sluice.record.DispatchFinished;
 import io.quarkus.scheduler.Scheduled;
 
 /**

@@ -16,8 +16,8 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Threads;
-import dev.sluice.dispatch.DispatchStore;
-import dev.sluice.dispatch.ResultBudget;
+import dev.sluice.record.DispatchStore;
+import dev.sluice.record.ResultBudget;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 import dev.sluice.worker.Worker;

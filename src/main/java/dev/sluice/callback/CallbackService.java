@@ -5,7 +5,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.sluice.dispatch.Dispatch;
+import dev.sluice.record.Dispatch;
 
 /** What the API asks of callbacks: the delivery state of results, and redelivery. */
 public class CallbackService {

@@ -13,7 +13,7 @@ import java.util.function.Supplier;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-import dev.sluice.dispatch.Outbox;
+import dev.sluice.record.Outbox;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.StoredBody;
 

@@ -20,13 +20,13 @@ import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Threads;
 import dev.sluice.container.OutputSink;
-import dev.sluice.dispatch.Dispatch;
-import dev.sluice.dispatch.DispatchAccepted;
-import dev.sluice.dispatch.DispatchFinished;
-import dev.sluice.dispatch.DispatchQueries;
-import dev.sluice.dispatch.DispatchStateChanged;
-import dev.sluice.dispatch.OutputTap;
 import dev.sluice.output.SecretMasker;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchAccepted;
+import dev.sluice.record.DispatchFinished;
+import dev.sluice.record.DispatchQueries;
+import dev.sluice.record.DispatchStateChanged;
+import dev.sluice.run.OutputTap;
 
 /**
  * Fans the lifecycle and the live output out to event streams (ADR 0026).

@@ -2,7 +2,7 @@ package dev.sluice.events;
 
 import java.nio.charset.StandardCharsets;
 
-import dev.sluice.dispatch.Dispatch;
+import dev.sluice.record.Dispatch;
 
 /**
  * A state a dispatch reached, as its stream shows it: event {@code state},

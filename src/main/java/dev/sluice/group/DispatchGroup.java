@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import dev.sluice.dispatch.Dispatch;
+import dev.sluice.record.Dispatch;
 
 /**
  * A group as its record shows it (docs/api.md, section 2.10): {@code finished}

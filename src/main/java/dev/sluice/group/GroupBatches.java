@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-import dev.sluice.dispatch.Dispatch;
+import dev.sluice.record.Dispatch;
 
 /**
  * Decides, for one group at one moment, what its callbacks are (ADR 0028): a

@@ -12,8 +12,8 @@ import java.util.function.LongFunction;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
-import dev.sluice.dispatch.Dispatch;
-import dev.sluice.dispatch.DispatchLinks;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchLinks;
 
 /**
  * The JSON of a group's callbacks (docs/api.md, section 8.11): compact,

@@ -7,8 +7,8 @@ import java.util.UUID;
 
 import org.jboss.logging.Logger;
 
-import dev.sluice.dispatch.Dispatch;
-import dev.sluice.dispatch.DispatchIntake;
+import dev.sluice.record.Dispatch;
+import dev.sluice.run.DispatchIntake;
 
 /**
  * Accepts groups: the group and every member in one transaction, or nothing

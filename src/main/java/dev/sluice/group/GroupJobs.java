@@ -9,7 +9,7 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Jobs;
-import dev.sluice.dispatch.DispatchConfig;
+import dev.sluice.record.DispatchConfig;
 import io.quarkus.scheduler.Scheduled;
 
 /**

@@ -8,8 +8,8 @@ import jakarta.inject.Singleton;
 
 import dev.sluice.callback.CallbackStore;
 import dev.sluice.callback.MessageQueued;
-import dev.sluice.dispatch.DispatchIntake;
-import dev.sluice.dispatch.DispatchStore;
+import dev.sluice.record.DispatchStore;
+import dev.sluice.run.DispatchIntake;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 

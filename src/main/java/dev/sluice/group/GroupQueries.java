@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-import dev.sluice.dispatch.DispatchStore;
+import dev.sluice.record.DispatchStore;
 
 /** Reads a group's record: its row, and each member's status and digest. */
 public class GroupQueries {

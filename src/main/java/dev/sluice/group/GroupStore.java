@@ -8,7 +8,7 @@ import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 
-import dev.sluice.dispatch.Dispatch;
+import dev.sluice.record.Dispatch;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 

@@ -11,9 +11,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.sluice.api.DispatchListView;
-import dev.sluice.api.GroupView;
-import dev.sluice.dispatch.LogRange;
+import dev.sluice.actions.DispatchListView;
+import dev.sluice.actions.GroupView;
+import dev.sluice.logs.LogRange;
 
 /**
  * Tool answers as JSON text of at most {@code sluice.mcp.max-result-bytes}

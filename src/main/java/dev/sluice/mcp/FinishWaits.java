@@ -13,9 +13,9 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import dev.sluice.api.DispatchActions;
-import dev.sluice.dispatch.Dispatch;
-import dev.sluice.dispatch.DispatchFinished;
+import dev.sluice.actions.DispatchActions;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchFinished;
 
 /**
  * Waits, up to a bound, for a dispatch to end: woken by the announcement of

@@ -9,8 +9,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.sluice.api.ApiTokens;
-import dev.sluice.api.Problem;
+import dev.sluice.actions.ApiTokens;
+import dev.sluice.actions.Problem;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;

@@ -8,8 +8,8 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.sluice.api.DispatchRequest;
-import dev.sluice.api.GroupRequest;
+import dev.sluice.actions.DispatchRequest;
+import dev.sluice.actions.GroupRequest;
 
 /** What each tool says it does and takes (docs/api.md, section 2.14). */
 final class ToolSchemas {

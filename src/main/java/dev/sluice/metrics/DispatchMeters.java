@@ -7,11 +7,11 @@ import java.util.Map;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
-import dev.sluice.dispatch.Dispatch;
-import dev.sluice.dispatch.DispatchAccepted;
-import dev.sluice.dispatch.DispatchFinished;
-import dev.sluice.dispatch.DispatchLoad;
-import dev.sluice.dispatch.QueueWait;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchAccepted;
+import dev.sluice.record.DispatchFinished;
+import dev.sluice.run.DispatchLoad;
+import dev.sluice.run.QueueWait;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -3,7 +3,7 @@ package dev.sluice.metrics;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
-import dev.sluice.dispatch.DispatchFinished;
+import dev.sluice.record.DispatchFinished;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 

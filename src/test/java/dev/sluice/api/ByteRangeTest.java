@@ -7,6 +7,8 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import dev.sluice.actions.ProblemException;
+
 /** The Range header's one range, within a representation of known size (RFC 9110, section 14). */
 class ByteRangeTest {
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
+import dev.sluice.actions.Problem;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**

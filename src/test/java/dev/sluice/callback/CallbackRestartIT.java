@@ -18,8 +18,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.sluice.dispatch.Dispatch;
-import dev.sluice.dispatch.StoredDispatches;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.StoredDispatches;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.ResultFiles;
 import dev.sluice.testsupport.Receiver;

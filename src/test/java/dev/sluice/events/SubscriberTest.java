@@ -9,8 +9,8 @@ import java.util.concurrent.CompletionStage;
 
 import org.junit.jupiter.api.Test;
 
-import dev.sluice.dispatch.Dispatch;
 import dev.sluice.output.SecretMasker;
+import dev.sluice.record.Dispatch;
 
 /** What one subscriber is sent, and when: states once and in order, output within its rate, then the end. */
 class SubscriberTest {

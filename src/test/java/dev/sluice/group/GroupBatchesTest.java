@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.sluice.dispatch.Dispatch;
+import dev.sluice.record.Dispatch;
 
 /** The rounds of a group's callbacks, at chosen moments, without a store or a clock (ADR 0028). */
 class GroupBatchesTest {

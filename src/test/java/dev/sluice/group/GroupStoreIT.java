@@ -25,9 +25,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.callback.CallbackStore;
-import dev.sluice.dispatch.Dispatch;
-import dev.sluice.dispatch.DispatchStore;
-import dev.sluice.dispatch.StoredDispatches;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchStore;
+import dev.sluice.record.StoredDispatches;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.ResultBodies;
 import dev.sluice.store.ResultFiles;

@@ -15,9 +15,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
-import dev.sluice.api.DispatchListView;
-import dev.sluice.dispatch.Dispatch;
-import dev.sluice.dispatch.LogRange;
+import dev.sluice.actions.DispatchListView;
+import dev.sluice.logs.LogRange;
+import dev.sluice.record.Dispatch;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;

@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import dev.sluice.dispatch.Dispatch;
-import dev.sluice.dispatch.DispatchFinished;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchFinished;
 
 /**
  * dispatch_subagent's wait: it ends when the dispatch's end is announced,

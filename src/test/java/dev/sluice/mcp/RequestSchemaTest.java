@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.sluice.api.DispatchRequest;
+import dev.sluice.actions.DispatchRequest;
 
 /** dispatch_subagent offers exactly the fields POST /v1/dispatches takes, and wait. */
 class RequestSchemaTest {

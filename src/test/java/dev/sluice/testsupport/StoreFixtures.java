@@ -8,10 +8,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
-import dev.sluice.dispatch.DispatchResult;
-import dev.sluice.dispatch.DispatchSpec;
-import dev.sluice.dispatch.DispatchSummary;
 import dev.sluice.output.OutputFormat;
+import dev.sluice.record.DispatchResult;
+import dev.sluice.record.DispatchSpec;
+import dev.sluice.record.DispatchSummary;
 
 /** Records for tests that use the store without the worker around it. */
 public final class StoreFixtures {

@@ -1,0 +1,20 @@
+package dev.sluice.actions;
+
+import java.time.Clock;
+
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+import dev.sluice.artifact.ArtifactStore;
+import dev.sluice.record.DispatchQueries;
+import dev.sluice.worker.Worker;
+
+/** The read of a dispatch's artifacts, which only the doors ask for. */
+class ActionsProducer {
+
+    @Produces
+    @Singleton
+    DispatchArtifacts artifacts(DispatchQueries queries, ArtifactStore store, Worker worker, Clock clock) {
+        return new DispatchArtifacts(queries, store, worker.id(), clock);
+    }
+}

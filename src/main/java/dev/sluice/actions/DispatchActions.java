@@ -1,0 +1,151 @@
+package dev.sluice.actions;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.sluice.callback.CallbackService;
+import dev.sluice.callback.CallbackStore;
+import dev.sluice.logs.DispatchLogs;
+import dev.sluice.logs.LogRange;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchQueries;
+import dev.sluice.record.DispatchSpec;
+import dev.sluice.record.DispatchStore;
+import dev.sluice.run.Cancellation;
+import dev.sluice.run.DispatchIntake;
+
+/**
+ * What a client can do with dispatches, with the checks each action takes:
+ * one implementation behind every door (the v1 API, the MCP server), so a
+ * request is read, validated and refused the same way whichever it came
+ * through. Refusals are thrown ({@link ProblemException}, or the dispatch
+ * package's own), and {@link Refusals} describes them.
+ */
+@Singleton
+public class DispatchActions {
+
+    private final DispatchIntake intake;
+    private final DispatchQueries queries;
+    private final Cancellation cancellation;
+    private final DispatchLogs logs;
+    private final DispatchRequestValidator validator;
+    private final Fingerprint fingerprint;
+    private final ApiConfig config;
+    private final CallbackService callbacks;
+    private final ObjectMapper json;
+
+    @Inject
+    DispatchActions(
+            DispatchIntake intake,
+            DispatchQueries queries,
+            Cancellation cancellation,
+            DispatchLogs logs,
+            DispatchRequestValidator validator,
+            Fingerprint fingerprint,
+            ApiConfig config,
+            CallbackService callbacks,
+            ObjectMapper json) {
+        this.intake = intake;
+        this.queries = queries;
+        this.cancellation = cancellation;
+        this.logs = logs;
+        this.validator = validator;
+        this.fingerprint = fingerprint;
+        this.config = config;
+        this.callbacks = callbacks;
+        this.json = json;
+    }
+
+    /** Reads a request from JSON as POST's body is read: unknown fields and wrong types are refused. */
+    public DispatchRequest read(String body) throws JsonProcessingException {
+        return json.readValue(body, DispatchRequest.class);
+    }
+
+    /** Validates and accepts a request, or replays the dispatch an earlier one with the same id made. */
+    public DispatchIntake.Accepted create(DispatchRequest request) {
+        DispatchSpec spec = validator.validate(request);
+        return intake.accept(request.id(), spec, fingerprint.of(request));
+    }
+
+    public Dispatch get(String id) {
+        return queries.get(id);
+    }
+
+    /** The digest's JSON (docs/api.md, section 7.6). */
+    public byte[] digest(String id) {
+        return queries.digest(id);
+    }
+
+    public DispatchView view(Dispatch d) {
+        return DispatchView.of(d, d.callbackUrl() == null ? Optional.empty() : callbacks.state(d.id()));
+    }
+
+    /** A page of the listing; the arguments are the query parameters' text, each optional. */
+    public DispatchListView list(String status, String limit, String after) {
+        Dispatch.Status wanted = status == null || status.isEmpty() ? null : parseStatus(status);
+        int size = limit == null || limit.isEmpty()
+                ? config.defaultPageSize()
+                : QueryParams.intIn("limit", limit, 1, config.maxPageSize());
+        if (after != null && !DispatchRequestValidator.ID.matcher(after).matches()) {
+            throw ProblemException.invalid(List.of(Problem.FieldError.of("after", "is not a dispatch id")));
+        }
+        DispatchStore.Page page = queries.list(wanted, size, after);
+        Map<String, CallbackStore.State> deliveries = callbacks.states(page.items().stream()
+                .filter(d -> d.callbackUrl() != null)
+                .map(Dispatch::id)
+                .toList());
+        String next = page.nextAfter() == null
+                ? null
+                : "/v1/dispatches?" + (wanted == null ? "" : "status=" + wanted.wire() + "&") + "limit=" + size
+                        + "&after=" + page.nextAfter();
+        return new DispatchListView(
+                page.items().stream()
+                        .map(d -> DispatchListView.Item.of(d, Optional.ofNullable(deliveries.get(d.id()))))
+                        .toList(),
+                next);
+    }
+
+    private static Dispatch.Status parseStatus(String status) {
+        try {
+            return Dispatch.Status.fromWire(status);
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.invalid(List.of(Problem.FieldError.of(
+                    "status",
+                    "must be one of queued, starting, " + "running, succeeded, failed, timed_out, cancelled, error")));
+        }
+    }
+
+    public Cancellation.Cancelled cancel(String id) {
+        return cancellation.cancel(id);
+    }
+
+    /**
+     * A byte range of a stream; offset and limit are the query parameters'
+     * text, each optional, and limit defaults to {@code defaultLimit} when
+     * absent (at most {@code sluice.api.max-log-range}).
+     */
+    public LogRange log(String id, String stream, String offset, String limit, long defaultLimit) {
+        if (!"stdout".equals(stream) && !"stderr".equals(stream)) {
+            throw new ProblemException(404, "not-found", "No such stream", "streams are stdout and stderr");
+        }
+        long from =
+                offset == null || offset.isEmpty() ? 0 : QueryParams.longIn("offset", offset, 0, Long.MAX_VALUE / 2);
+        int max = (int) config.maxLogRange().asLongValue();
+        int size = limit == null || limit.isEmpty()
+                ? (int) Math.min(max, defaultLimit)
+                : QueryParams.intIn("limit", limit, 1, max);
+        return logs.read(id, stream.equals("stdout"), from, size);
+    }
+
+    /** A range read's limit when the request names none: {@code sluice.api.default-log-range}. */
+    public long defaultLogRange() {
+        return config.defaultLogRange().asLongValue();
+    }
+}

@@ -1,0 +1,65 @@
+package dev.sluice.actions;
+
+import java.nio.file.Path;
+import java.time.Clock;
+
+import dev.sluice.artifact.ArtifactStore;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchDigest;
+import dev.sluice.record.DispatchQueries;
+import dev.sluice.record.RequestRefused;
+
+/**
+ * A finished dispatch's artifacts as the API serves them (docs/api.md,
+ * section 2.13): from this worker's disk while retained. The artifact count
+ * in the dispatch's digest tells an unknown name (404) from a removed one
+ * (410); a dispatch another worker ran keeps its artifacts on that worker's
+ * disk until the retention has passed (421, ADR 0029).
+ */
+public class DispatchArtifacts {
+
+    private final DispatchQueries queries;
+    private final ArtifactStore store;
+    private final String workerId;
+    private final Clock clock;
+
+    public DispatchArtifacts(DispatchQueries queries, ArtifactStore store, String workerId, Clock clock) {
+        this.queries = queries;
+        this.store = store;
+        this.workerId = workerId;
+        this.clock = clock;
+    }
+
+    /** The file artifact {@code name} of dispatch {@code id} is kept in. */
+    public Path file(String id, String name) {
+        Dispatch dispatch = queries.get(id);
+        if (!dispatch.status().terminal()) {
+            throw new RequestRefused(
+                    RequestRefused.Reason.ARTIFACT_NOT_FOUND,
+                    "dispatch " + id + " has not finished; its artifacts are kept when it does");
+        }
+        if (store.holds(id)) {
+            return store.file(id, name).orElseThrow(() -> unknown(id, name));
+        }
+        if (DispatchDigest.artifacts(queries.digest(id)) == 0) {
+            throw unknown(id, name);
+        }
+        boolean retained = dispatch.finishedAt() != null
+                && dispatch.finishedAt().plus(store.retention()).isAfter(clock.instant());
+        if (retained && dispatch.workerId() != null && !dispatch.workerId().equals(workerId)) {
+            throw new RequestRefused(
+                    RequestRefused.Reason.ARTIFACT_ELSEWHERE,
+                    "the artifacts of dispatch " + id + " are kept on the disk of worker " + dispatch.workerId()
+                            + ", which ran it; ask that worker");
+        }
+        throw new RequestRefused(
+                RequestRefused.Reason.ARTIFACT_GONE,
+                "the artifacts of dispatch " + id + " were removed after sluice.artifacts.retention ("
+                        + store.retention() + ")");
+    }
+
+    private static RequestRefused unknown(String id, String name) {
+        return new RequestRefused(
+                RequestRefused.Reason.ARTIFACT_NOT_FOUND, "dispatch " + id + " kept no artifact named " + name);
+    }
+}

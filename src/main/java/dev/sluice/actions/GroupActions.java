@@ -1,0 +1,118 @@
+package dev.sluice.actions;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.sluice.group.GroupConfig;
+import dev.sluice.group.GroupIntake;
+import dev.sluice.group.GroupQueries;
+import dev.sluice.record.DispatchSpec;
+import dev.sluice.run.DispatchIntake;
+
+/**
+ * What a client can do with dispatch groups, with the checks each action
+ * takes: one implementation behind the v1 API and the MCP server, as
+ * {@link DispatchActions} is for single dispatches.
+ */
+@Singleton
+public class GroupActions {
+
+    /** The largest budget a group may name: far above 50 digests of 512 bytes. */
+    static final long MAX_BUDGET = 1 << 20;
+
+    private final GroupIntake intake;
+    private final GroupQueries queries;
+    private final DispatchRequestValidator validator;
+    private final Fingerprint fingerprint;
+    private final GroupConfig config;
+    private final ObjectMapper json;
+
+    @Inject
+    GroupActions(
+            GroupIntake intake,
+            GroupQueries queries,
+            DispatchRequestValidator validator,
+            Fingerprint fingerprint,
+            GroupConfig config,
+            ObjectMapper json) {
+        this.intake = intake;
+        this.queries = queries;
+        this.validator = validator;
+        this.fingerprint = fingerprint;
+        this.config = config;
+        this.json = json;
+    }
+
+    /** Reads a group request from JSON as POST's body is read: unknown fields and wrong types are refused. */
+    public GroupRequest read(String body) throws JsonProcessingException {
+        return json.readValue(body, GroupRequest.class);
+    }
+
+    /** Validates and accepts a group, members and all, or refuses it whole; its id. */
+    public String create(GroupRequest request) {
+        return intake.accept(validate(request));
+    }
+
+    public GroupView get(String id) {
+        return queries.find(id).map(GroupView::of).orElseThrow(() -> notFound(id));
+    }
+
+    /** Every field of the group and of each member at once; one 422 naming them all, or the group to accept. */
+    private GroupIntake.NewGroup validate(GroupRequest r) {
+        List<Problem.FieldError> errors = new ArrayList<>();
+        List<DispatchRequest> dispatches = r.dispatches() == null ? List.of() : r.dispatches();
+        if (dispatches.isEmpty() || dispatches.size() > config.maxMembers()) {
+            errors.add(Problem.FieldError.of("dispatches", "must hold 1 to " + config.maxMembers() + " dispatches"));
+        }
+        List<DispatchIntake.Member> members = new ArrayList<>();
+        Map<String, Integer> ids = new HashMap<>();
+        for (int i = 0; i < dispatches.size() && i < config.maxMembers(); i++) {
+            members.add(member(i, dispatches.get(i), ids, errors));
+        }
+        validator.checkCallbackUrl(r.callbackUrl(), errors);
+        if (r.maxDigestBytes() != null && (r.maxDigestBytes() < 0 || r.maxDigestBytes() > MAX_BUDGET)) {
+            errors.add(Problem.FieldError.of("maxDigestBytes", "must be between 0 and " + MAX_BUDGET));
+        }
+        validator.checkMetadata(r.metadata(), errors);
+        if (!errors.isEmpty()) {
+            throw ProblemException.invalid(errors);
+        }
+        return new GroupIntake.NewGroup(members, r.callbackUrl(), r.maxDigestBytes(), r.metadata());
+    }
+
+    private DispatchIntake.Member member(
+            int index, DispatchRequest d, Map<String, Integer> ids, List<Problem.FieldError> errors) {
+        String prefix = "dispatches." + index;
+        if (d == null) {
+            errors.add(Problem.FieldError.of(prefix, "must be a dispatch request"));
+            return null;
+        }
+        List<Problem.FieldError> found = new ArrayList<>();
+        DispatchSpec spec = validator.check(d, found);
+        if (d.callbackUrl() != null) {
+            found.removeIf(e -> e.field().equals("callbackUrl")); // refused whatever the URL
+            found.add(Problem.FieldError.of(
+                    "callbackUrl", "must not be set on a group member: the group's callbacks report it"));
+        }
+        found.forEach(e -> errors.add(Problem.FieldError.of(prefix + "." + e.field(), e.detail())));
+        if (d.id() != null) {
+            Integer earlier = ids.putIfAbsent(d.id(), index);
+            if (earlier != null) {
+                errors.add(Problem.FieldError.of(prefix + ".id", "repeats the id of member " + earlier));
+            }
+        }
+        return spec == null ? null : new DispatchIntake.Member(d.id(), spec, fingerprint.of(d));
+    }
+
+    private static ProblemException notFound(String id) {
+        return new ProblemException(404, "not-found", "Group not found", "no dispatch group " + id);
+    }
+}

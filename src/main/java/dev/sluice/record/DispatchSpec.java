@@ -1,0 +1,106 @@
+package dev.sluice.record;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonValue;
+
+import dev.sluice.output.OutputFormat;
+
+/**
+ * A validated dispatch with the worker's defaults applied: what the runner
+ * needs to start it. Stored as JSON without {@link #secrets()}, whose values
+ * live only in memory; {@link #secretNames()} records that they existed.
+ * Specs stored before output formats existed have {@code null} formats and
+ * projection: their streams are text ({@link #format(boolean)}).
+ */
+public record DispatchSpec(
+        String image,
+        List<String> command,
+        Map<String, String> env,
+        @JsonIgnore Map<String, String> secrets,
+        List<String> secretNames,
+        String input,
+        String workingDir,
+        Duration timeout,
+        Duration idleTimeout,
+        long memoryBytes,
+        long nanoCpus,
+        long pids,
+        String network,
+        int stdoutCap,
+        int stderrCap,
+        OutputFormat stdoutFormat,
+        OutputFormat stderrFormat,
+        List<String> project,
+        String callbackUrl,
+        CallbackMode callbackMode,
+        CallbackEncoding callbackEncoding,
+        Map<String, Object> metadata) {
+
+    /** What a callback carries: the whole result, or its digest (docs/api.md, section 7.6). */
+    public enum CallbackMode {
+        FULL,
+        DIGEST;
+
+        @JsonValue
+        public String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The mode a request names; {@code null} for none, empty for a name that is not a mode. */
+        public static Optional<CallbackMode> fromWire(String wire) {
+            return Arrays.stream(values()).filter(m -> m.wire().equals(wire)).findFirst();
+        }
+    }
+
+    /**
+     * How a callback body is sent: as it is, or gzip-compressed with
+     * {@code Content-Encoding: gzip}; the signature is over the uncompressed
+     * body either way (docs/api.md, section 8.2).
+     */
+    public enum CallbackEncoding {
+        IDENTITY,
+        GZIP;
+
+        @JsonValue
+        public String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The encoding a request names; empty for a name that is not one. */
+        public static Optional<CallbackEncoding> fromWire(String wire) {
+            return Arrays.stream(values()).filter(e -> e.wire().equals(wire)).findFirst();
+        }
+    }
+
+    /** Specs stored before the mode existed have none: they send the whole result. */
+    public boolean sendsDigest() {
+        return callbackMode == CallbackMode.DIGEST;
+    }
+
+    /** How stdout (or stderr) is captured. */
+    public OutputFormat format(boolean stdout) {
+        return OutputFormat.orText(stdout ? stdoutFormat : stderrFormat);
+    }
+
+    /** The JSON Pointers of the fields to keep in each array element of a json stream; empty for none. */
+    public List<String> projection() {
+        return project == null ? List.of() : project;
+    }
+
+    public boolean hasSecrets() {
+        return !secretNames.isEmpty();
+    }
+
+    /** True when the secret values were lost (the spec was read back from the store). */
+    @JsonIgnore
+    public boolean secretsMissing() {
+        return hasSecrets() && (secrets == null || secrets.isEmpty());
+    }
+}

@@ -1,0 +1,17 @@
+package dev.sluice.record;
+
+import java.time.Instant;
+
+import dev.sluice.store.Jdbc;
+
+/**
+ * Work that must be committed with a result, or not at all: the delivery of
+ * the result to its callback URL. It runs inside the transaction that stores
+ * the result (a transactional outbox), so a stored result is never left
+ * without its delivery, nor a delivery without its result.
+ */
+public interface Outbox {
+
+    /** Queues the delivery of a result just stored in {@code tx}, if its dispatch has a callback URL. */
+    void enqueue(Jdbc.Tx tx, String dispatchId, Instant finishedAt);
+}

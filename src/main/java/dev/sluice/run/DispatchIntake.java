@@ -1,0 +1,215 @@
+package dev.sluice.run;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+import org.jboss.logging.Logger;
+
+import dev.sluice.concurrent.LogScope;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchAccepted;
+import dev.sluice.record.DispatchSpec;
+import dev.sluice.record.DispatchStore;
+import dev.sluice.record.RequestRefused;
+import dev.sluice.record.SecretVault;
+import dev.sluice.store.Jdbc;
+import dev.sluice.store.StoreException;
+
+/**
+ * Accepts dispatches. Acceptance is idempotent by client id, and checked
+ * against the allow-list, the drain, the engine and capacity before anything
+ * is recorded, so a refused request changes nothing.
+ */
+public class DispatchIntake {
+
+    private static final Logger LOG = Logger.getLogger(DispatchIntake.class);
+
+    /** The dispatch recorded for a request, and whether this request created it. */
+    public record Accepted(Dispatch dispatch, boolean created) {}
+
+    /** One of several dispatches accepted together: the id its request names (or null), its spec, its fingerprint. */
+    public record Member(String requestedId, DispatchSpec spec, String fingerprint) {}
+
+    private final DispatchStore store;
+    private final DispatchScheduler scheduler;
+    private final SecretVault vault;
+    private final ImagePolicy images;
+    private final BooleanSupplier engineAvailable;
+    private final BooleanSupplier draining;
+    private final Clock clock;
+    private final String workerId;
+    private final Consumer<DispatchAccepted> accepted;
+
+    DispatchIntake(
+            DispatchStore store,
+            DispatchScheduler scheduler,
+            SecretVault vault,
+            ImagePolicy images,
+            BooleanSupplier engineAvailable,
+            BooleanSupplier draining,
+            Clock clock,
+            String workerId,
+            Consumer<DispatchAccepted> accepted) {
+        this.store = store;
+        this.scheduler = scheduler;
+        this.vault = vault;
+        this.images = images;
+        this.engineAvailable = engineAvailable;
+        this.draining = draining;
+        this.clock = clock;
+        this.workerId = workerId;
+        this.accepted = accepted;
+    }
+
+    public Accepted accept(String requestedId, DispatchSpec spec, String fingerprint) {
+        if (!images.allows(spec.image())) {
+            throw new RequestRefused(
+                    RequestRefused.Reason.IMAGE_NOT_ALLOWED,
+                    "image " + spec.image() + " is not on this worker's allow-list");
+        }
+        if (requestedId != null) {
+            Optional<Dispatch> existing = find(requestedId);
+            if (existing.isPresent()) {
+                return replay(existing.get(), fingerprint);
+            }
+        }
+        admit(1);
+        String id = requestedId != null ? requestedId : newId();
+        DispatchStore.NewDispatch record =
+                new DispatchStore.NewDispatch(id, spec, fingerprint, workerId, clock.instant());
+        boolean inserted;
+        try {
+            inserted = store.insert(record);
+        } catch (StoreException e) {
+            scheduler.release();
+            throw RequestRefused.storeUnavailable();
+        }
+        if (!inserted) {
+            scheduler.release();
+            return replay(find(id).orElseThrow(() -> conflict(id)), fingerprint);
+        }
+        queue(record);
+        return new Accepted(queued(record), true);
+    }
+
+    /**
+     * Accepts several dispatches as one (a group's members, ADR 0028): each
+     * passes every check, all get a place, and all are recorded in one
+     * transaction with what {@code alsoStore} writes (given their ids); a refusal of any one
+     * accepts none. A member id that is taken is a conflict, never a replay.
+     *
+     * @return the queued dispatches, in order
+     */
+    public List<Dispatch> acceptAll(List<Member> members, BiConsumer<Jdbc.Tx, List<String>> alsoStore) {
+        for (int i = 0; i < members.size(); i++) {
+            String image = members.get(i).spec().image();
+            if (!images.allows(image)) {
+                throw new RequestRefused(
+                        RequestRefused.Reason.IMAGE_NOT_ALLOWED,
+                        "image " + image + " of member " + i + " is not on this worker's allow-list");
+            }
+        }
+        Instant now = clock.instant();
+        List<DispatchStore.NewDispatch> records = members.stream()
+                .map(m -> new DispatchStore.NewDispatch(
+                        m.requestedId() != null ? m.requestedId() : newId(), m.spec(), m.fingerprint(), workerId, now))
+                .toList();
+        Optional<String> taken;
+        admit(records.size());
+        try {
+            List<String> ids =
+                    records.stream().map(DispatchStore.NewDispatch::id).toList();
+            taken = store.insertAll(records, tx -> alsoStore.accept(tx, ids));
+        } catch (StoreException e) {
+            scheduler.release(records.size());
+            throw RequestRefused.storeUnavailable();
+        } catch (RuntimeException e) {
+            scheduler.release(records.size());
+            throw e;
+        }
+        if (taken.isPresent()) {
+            scheduler.release(records.size());
+            throw new RequestRefused(
+                    RequestRefused.Reason.ID_CONFLICT,
+                    "dispatch " + taken.get() + " already exists; nothing was accepted");
+        }
+        records.forEach(this::queue);
+        return records.stream().map(this::queued).toList();
+    }
+
+    /** The checks every new dispatch passes before it is recorded, ending with a place for each of {@code n}. */
+    private void admit(int n) {
+        if (draining.getAsBoolean()) {
+            throw new RequestRefused(
+                    RequestRefused.Reason.SHUTTING_DOWN, "this worker is shutting down; nothing was accepted");
+        }
+        if (!engineAvailable.getAsBoolean()) {
+            throw new RequestRefused(
+                    RequestRefused.Reason.ENGINE_UNAVAILABLE,
+                    "the Docker engine is not reachable; nothing was accepted");
+        }
+        if (!scheduler.reserve(n)) {
+            throw new RequestRefused(
+                    RequestRefused.Reason.AT_CAPACITY, "all run slots and the queue are full; nothing was accepted");
+        }
+    }
+
+    /** A recorded dispatch goes into the place held for it. */
+    private void queue(DispatchStore.NewDispatch record) {
+        vault.put(record.id(), record.spec().secrets());
+        try (LogScope scope = LogScope.dispatch(record.id())) {
+            LOG.infof("accepted: image %s", record.spec().image());
+        }
+        // Announced before it can start: whoever follows its states sees queued before starting.
+        accepted.accept(new DispatchAccepted(record.id()));
+        scheduler.submit(record.id(), record.spec());
+    }
+
+    private Optional<Dispatch> find(String id) {
+        try {
+            return store.find(id);
+        } catch (StoreException e) {
+            throw RequestRefused.storeUnavailable();
+        }
+    }
+
+    private static Accepted replay(Dispatch existing, String fingerprint) {
+        if (!existing.fingerprint().equals(fingerprint)) {
+            throw conflict(existing.id());
+        }
+        return new Accepted(existing, false);
+    }
+
+    private static RequestRefused conflict(String id) {
+        return new RequestRefused(
+                RequestRefused.Reason.ID_CONFLICT, "dispatch " + id + " already exists with a different request");
+    }
+
+    private Dispatch queued(DispatchStore.NewDispatch d) {
+        return new Dispatch(
+                d.id(),
+                Dispatch.Status.QUEUED,
+                d.spec().image(),
+                d.createdAt(),
+                null,
+                null,
+                d.spec().metadata(),
+                d.spec().callbackUrl(),
+                null,
+                null,
+                workerId,
+                null,
+                d.spec().hasSecrets(),
+                d.fingerprint());
+    }
+
+    private static String newId() {
+        return "d-" + UUID.randomUUID().toString().replace("-", "");
+    }
+}

@@ -1,0 +1,420 @@
+package dev.sluice.run;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.jboss.logging.Logger;
+
+import dev.sluice.artifact.ArtifactCollection;
+import dev.sluice.artifact.Artifacts;
+import dev.sluice.container.Attachment;
+import dev.sluice.container.ContainerException;
+import dev.sluice.container.ContainerLogs;
+import dev.sluice.container.ContainerRuntime;
+import dev.sluice.container.ContainerSpec;
+import dev.sluice.container.ContainerState;
+import dev.sluice.container.Labels;
+import dev.sluice.container.OutFile;
+import dev.sluice.container.OutputSink;
+import dev.sluice.container.WitnessRecord;
+import dev.sluice.logs.LogHolding;
+import dev.sluice.output.CapturedOutput;
+import dev.sluice.output.SecretMasker;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchLinks;
+import dev.sluice.record.DispatchResult;
+import dev.sluice.record.DispatchSpec;
+import dev.sluice.record.DispatchTransitions;
+import dev.sluice.record.Ending;
+import dev.sluice.record.SecretVault;
+import dev.sluice.store.StoreException;
+import dev.sluice.worker.CrashPoint;
+
+/**
+ * Drives one dispatch to a terminal state: create the container, attach,
+ * start, stream both outputs into their collectors, wait for the exit, and
+ * end it through the {@link Finisher}. The result is built only once both the
+ * exit status and the end of the output are known. {@link #resume} takes over
+ * a dispatch whose container outlived a worker restart.
+ */
+final class DispatchRunner implements DispatchScheduler.Runner {
+
+    private static final Logger LOG = Logger.getLogger(DispatchRunner.class);
+
+    private final ContainerRuntime runtime;
+    private final AgentReports reports;
+    private final ArtifactCollection artifacts;
+    private final ContainerLogs logs;
+    private final JsonDocuments documents;
+    private final DispatchTransitions transitions;
+    private final Finisher finisher;
+    private final SecretVault vault;
+    private final LogHolding holding;
+    private final FinishingBudget budget;
+    private final OutputTap tap;
+    private final Clock clock;
+    /** The labels every container of this worker carries: who runs it, and which store holds its record. */
+    private final Map<String, String> ownerLabels;
+
+    DispatchRunner(
+            ContainerRuntime runtime,
+            AgentReports reports,
+            ArtifactCollection artifacts,
+            ContainerLogs logs,
+            JsonDocuments documents,
+            DispatchTransitions transitions,
+            Finisher finisher,
+            SecretVault vault,
+            LogHolding holding,
+            FinishingBudget budget,
+            OutputTap tap,
+            Clock clock,
+            String workerId,
+            String storeId) {
+        this.runtime = runtime;
+        this.reports = reports;
+        this.artifacts = artifacts;
+        this.logs = logs;
+        this.documents = documents;
+        this.transitions = transitions;
+        this.finisher = finisher;
+        this.vault = vault;
+        this.holding = holding;
+        this.budget = budget;
+        this.tap = tap;
+        this.clock = clock;
+        this.ownerLabels = Map.of(Labels.WORKER_ID, workerId, Labels.STORE_ID, storeId);
+    }
+
+    /** Runs a queued dispatch. Never throws: every failure ends as a result, or leaves the record for reconciliation. */
+    @Override
+    public DispatchScheduler.Outcome run(String id, DispatchSpec spec, Execution execution) {
+        try {
+            if (!transitions.markStarting(id)) {
+                return DispatchScheduler.Outcome.DONE; // cancelled while queued
+            }
+            CrashPoint.AFTER_ACCEPT.reached();
+            if (spec.secretsMissing()) {
+                finisher.finish(withoutOutput(id, spec, Errors.SECRETS_UNAVAILABLE));
+                return DispatchScheduler.Outcome.DONE;
+            }
+            String containerId;
+            try {
+                containerId = runtime.create(containerSpec(id, spec));
+            } catch (ContainerException e) {
+                // A create that timed out was sent: the engine may still carry it out, and the dispatch has
+                // waited on the engine as long as it may (ADR 0016). It ends; repeating it could make a second
+                // container. A create that never reached the engine goes back to the queue.
+                if (e.reason() == ContainerException.Reason.ENGINE_UNAVAILABLE
+                        && !e.timedOut()
+                        && transitions.markQueuedAgain(id)) {
+                    LOG.warnf(
+                            "engine unavailable, queued again: %s",
+                            vault.maskerFor(id).mask(e.getMessage()));
+                    return DispatchScheduler.Outcome.REQUEUE;
+                }
+                finisher.finish(withoutOutput(id, spec, Errors.of(e)));
+                return DispatchScheduler.Outcome.DONE;
+            }
+            execution.containerCreated(containerId);
+            transitions.recordContainer(id, containerId);
+            CrashPoint.AFTER_CREATE.reached();
+            startAndCollect(id, spec, execution, containerId);
+        } catch (StoreException e) {
+            LOG.error("store failed, left for reconciliation", e);
+        } catch (RuntimeException e) {
+            failed(id, spec, e);
+        }
+        return DispatchScheduler.Outcome.DONE;
+    }
+
+    /**
+     * Takes over a dispatch whose container outlived a worker restart: starts
+     * it if it never ran; otherwise waits for it to exit (if it still runs) and
+     * reads its whole log back. The output comes from the runtime's log, so the
+     * result says it was recovered.
+     */
+    void resume(
+            String id,
+            DispatchSpec spec,
+            Execution execution,
+            Instant storedStart,
+            boolean cancelRequested,
+            String containerId) {
+        try {
+            LOG.infof("taking over container %.12s", containerId);
+            execution.containerCreated(containerId);
+            ContainerState container = runtime.inspect(containerId).orElse(null);
+            if (container == null) {
+                finisher.finish(withoutOutput(id, spec, Errors.CONTAINER_LOST));
+                return;
+            }
+            if (container.created()) {
+                if (cancelRequested) {
+                    finisher.finish(Ending.withoutOutput(id, spec, Dispatch.Status.CANCELLED, null, now()));
+                } else {
+                    runtime.prepareAgain(containerId, spec.image());
+                    startAndCollect(id, spec, execution, containerId);
+                }
+                return;
+            }
+            Instant startedAt =
+                    storedStart != null ? storedStart : container.startedAt() != null ? container.startedAt() : now();
+            transitions.markRunning(id, startedAt);
+            Capture capture = capture(id, spec);
+            int exitCode;
+            Instant finishedAt;
+            if (container.running()) {
+                // Wait for the exit with the timeout armed, then read the log whole: a log
+                // followed while it is written can end before its last message is flushed.
+                execution.started(max(Duration.ZERO, spec.timeout().minus(Duration.between(startedAt, now()))));
+                if (cancelRequested) {
+                    execution.stop(Execution.StopReason.CANCEL);
+                }
+                exitCode = runtime.awaitExit(containerId);
+                finishedAt = now();
+                execution.finished();
+            } else {
+                exitCode = container.exitCode() == null ? -1 : container.exitCode();
+                finishedAt = container.finishedAt() != null ? container.finishedAt() : now();
+            }
+            Attachment.StreamEnd end = logs.replay(containerId, capture);
+            if (!end.clean()) {
+                LOG.warnf("the runtime log could not be read whole (%s)", end.readFailure());
+            }
+            Execution.StopReason stop = cancelRequested ? Execution.StopReason.CANCEL : execution.stopReason();
+            finishCaptured(id, spec, stop, exitCode, containerId, startedAt, finishedAt, capture, true);
+        } catch (StoreException e) {
+            LOG.error("store failed, left for reconciliation", e);
+        } catch (ContainerException e) {
+            execution.finished();
+            finishQuietly(withoutOutput(id, spec, Errors.of(e)));
+        } catch (RuntimeException e) {
+            failed(id, spec, e);
+        }
+    }
+
+    private void startAndCollect(String id, DispatchSpec spec, Execution execution, String containerId) {
+        if (execution.stopReason() != null) {
+            finisher.finish(Ending.withoutOutput(id, spec, execution.stopReason().status, null, now()));
+            return;
+        }
+        try {
+            attachStartAndCollect(id, spec, execution, containerId);
+        } catch (ContainerException e) {
+            execution.finished();
+            finisher.finish(withoutOutput(id, spec, Errors.of(e)));
+        }
+    }
+
+    private void attachStartAndCollect(String id, DispatchSpec spec, Execution execution, String containerId) {
+        IdleWatch idle = spec.idleTimeout() == null ? null : new IdleWatch(spec.idleTimeout(), clock);
+        SecretMasker masker = vault.maskerFor(id);
+        Capture capture = new Capture(id, spec, masker, OutputSink.both(idle, tap.open(id, masker)));
+        Instant startedAt;
+        Attachment.StreamEnd end;
+        byte[] stdin = spec.input() == null ? null : spec.input().getBytes(StandardCharsets.UTF_8);
+        try (Attachment attachment = runtime.attach(containerId, stdin)) {
+            runtime.start(containerId);
+            startedAt = now();
+            transitions.markRunning(id, startedAt);
+            LOG.infof("running in container %.12s", containerId);
+            execution.started(spec.timeout());
+            if (idle != null) {
+                execution.watchIdle(idle);
+            }
+            CrashPoint.MID_RUN.reached();
+            end = attachment.pump(capture);
+        }
+        int exitCode = runtime.awaitExit(containerId);
+        Instant finishedAt = now();
+        execution.finished();
+
+        boolean recovered = false;
+        if (!end.clean()) {
+            // The live stream was cut (engine restart, network): the runtime's log has it all.
+            LOG.warnf(
+                    "output stream ended early (%s); reading it back from the runtime log",
+                    end.readFailure() != null ? end.readFailure() : "cut inside a frame");
+            capture = capture(id, spec);
+            logs.replay(containerId, capture);
+            recovered = true;
+        }
+        finishCaptured(
+                id, spec, execution.stopReason(), exitCode, containerId, startedAt, finishedAt, capture, recovered);
+    }
+
+    /**
+     * Builds the result from what was captured, and the agent's report, and
+     * ends the dispatch with it, within the memory budget for results being
+     * finished: the bounded texts, the result's JSON and its stored copy exist
+     * only for this moment, and fifty dispatches that end together must not
+     * need them all at once. The report file and the artifacts are read
+     * before, outside the budget: they wait on the engine, and are bounded on
+     * their own. A stream asked for as json is finished from the runtime's
+     * log, within the budget ({@link JsonDocuments}).
+     */
+    private void finishCaptured(
+            String id,
+            DispatchSpec spec,
+            Execution.StopReason stop,
+            int exitCode,
+            String containerId,
+            Instant startedAt,
+            Instant finishedAt,
+            Capture capture,
+            boolean recovered) {
+        CrashPoint.AFTER_EXIT.reached();
+        OutFile reportFile = reports.file(containerId);
+        SecretMasker masker = vault.maskerFor(id);
+        // Counting what the runtime still holds reads the log back: outside the budget, like the report.
+        // It counts what the runtime received: an end restored from the witness below is not in its log.
+        DispatchResult.AvailableFrom availableFrom = holding.atFinish(
+                containerId,
+                capture.bytesWritten(true),
+                capture.bytesWritten(false),
+                recovered ? LogHolding.UNKNOWN : capture.jsonFileLogBound());
+        WitnessRecord witnessed = runtime.readWitness(containerId);
+        if ("timeout".equals(witnessed.drain())) {
+            LOG.warnf(
+                    "the engine had not read all of the output when the witness's drain timeout ran out (%s)",
+                    "sluice.container.witness-drain-timeout");
+        }
+        capture.witness(witnessed, ofStdout -> runtime.readWitnessTail(containerId, ofStdout));
+        Exit exit = exit(containerId, exitCode, stop, witnessed, capture, masker);
+        Artifacts kept = artifacts.collect(id, containerId, name -> DispatchLinks.artifact(id, name));
+        long memory = capture.bytesHeld() * FinishingBudget.COPIES + documents.memory(spec, capture);
+        budget.within(memory, () -> {
+            CapturedOutput stdout = documents.finish(
+                    capture.finishStdout(availableFrom), spec, true, containerId, capture.nonce(), masker);
+            CapturedOutput stderr = documents.finish(
+                    capture.finishStderr(availableFrom), spec, false, containerId, capture.nonce(), masker);
+            return finisher.finish(new Ending(
+                    id,
+                    spec,
+                    exit.status(),
+                    exit.code(),
+                    exit.error(),
+                    startedAt,
+                    finishedAt,
+                    stdout,
+                    stderr,
+                    availableFrom,
+                    recovered,
+                    reports.reading(reportFile, stdout.text(), masker),
+                    kept,
+                    capture.nonce(),
+                    null));
+        });
+    }
+
+    /** Collectors for a dispatch's output, masking its secrets as they go (into the digests) and in the result. */
+    private Capture capture(String id, DispatchSpec spec) {
+        return new Capture(id, spec, vault.maskerFor(id));
+    }
+
+    /** How the dispatch ended: its status, the exit code it reports, and why, when not by the process's exit alone. */
+    private record Exit(Dispatch.Status status, Integer code, DispatchResult.Error error) {}
+
+    /**
+     * The status from the stop reason or the exit code, unless the witness
+     * says the command never ran, or that bytes the process wrote are missing:
+     * a process that ran to its exit is presented as having done so only with
+     * all it wrote (ADR 0045). A stopped one keeps its stop's status.
+     */
+    private Exit exit(
+            String containerId,
+            int exitCode,
+            Execution.StopReason stop,
+            WitnessRecord witnessed,
+            Capture capture,
+            SecretMasker masker) {
+        if (stop != null) {
+            return new Exit(stop.status, exitCode, exitError(containerId, exitCode, stop));
+        }
+        if (witnessed.execError() != null) {
+            return new Exit(Dispatch.Status.ERROR, null, Errors.execFailed(masker.mask(witnessed.execError())));
+        }
+        if (capture.incomplete()) {
+            return new Exit(
+                    Dispatch.Status.ERROR,
+                    exitCode,
+                    Errors.outputIncomplete("exited " + exitCode, capture.witness(true), capture.witness(false)));
+        }
+        return new Exit(
+                exitCode == 0 ? Dispatch.Status.SUCCEEDED : Dispatch.Status.FAILED,
+                exitCode,
+                exitError(containerId, exitCode, null));
+    }
+
+    /** SIGKILL from the kernel's OOM killer looks like any 137; the engine knows which it was. */
+    private DispatchResult.Error exitError(String containerId, int exitCode, Execution.StopReason stop) {
+        if (stop == Execution.StopReason.IDLE) {
+            return Errors.IDLE;
+        }
+        if (exitCode != 137 || stop != null) {
+            return null;
+        }
+        boolean oom =
+                runtime.inspect(containerId).map(ContainerState::oomKilled).orElse(false);
+        return oom ? Errors.OUT_OF_MEMORY : null;
+    }
+
+    private ContainerSpec containerSpec(String id, DispatchSpec spec) {
+        Map<String, String> env = new HashMap<>(spec.env());
+        if (spec.secrets() != null) {
+            env.putAll(spec.secrets());
+        }
+        return new ContainerSpec(
+                spec.image(),
+                spec.command(),
+                env,
+                spec.workingDir(),
+                spec.input() != null,
+                labels(id),
+                spec.memoryBytes(),
+                spec.nanoCpus(),
+                spec.pids(),
+                spec.network());
+    }
+
+    private Map<String, String> labels(String id) {
+        Map<String, String> labels = new HashMap<>(ownerLabels);
+        labels.put(Labels.DISPATCH_ID, id);
+        return labels;
+    }
+
+    private void failed(String id, DispatchSpec spec, RuntimeException e) {
+        LOG.error("unexpected failure", vault.maskerFor(id).mask(e));
+        finishQuietly(withoutOutput(id, spec, Errors.WORKER_ERROR));
+    }
+
+    private void finishQuietly(Ending ending) {
+        try {
+            finisher.finish(ending);
+        } catch (RuntimeException e) {
+            LOG.errorf(
+                    "could not store its error result: %s",
+                    vault.maskerFor(ending.id()).mask(e.getMessage()));
+        }
+    }
+
+    /** An error result; its message masked, since an engine's message may quote what the dispatch gave it. */
+    private Ending withoutOutput(String id, DispatchSpec spec, DispatchResult.Error error) {
+        DispatchResult.Error masked =
+                new DispatchResult.Error(error.code(), vault.maskerFor(id).mask(error.message()));
+        return Ending.withoutOutput(id, spec, Dispatch.Status.ERROR, masked, now());
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    private Instant now() {
+        return clock.instant();
+    }
+}

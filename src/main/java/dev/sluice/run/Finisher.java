@@ -1,0 +1,127 @@
+package dev.sluice.run;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.jboss.logging.Logger;
+
+import dev.sluice.artifact.Artifacts;
+import dev.sluice.concurrent.LogScope;
+import dev.sluice.output.CapturedOutput;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchFinished;
+import dev.sluice.record.DispatchResult;
+import dev.sluice.record.DispatchTransitions;
+import dev.sluice.record.Ending;
+import dev.sluice.record.Outbox;
+import dev.sluice.record.ResultBudget;
+import dev.sluice.report.ReportReading;
+import dev.sluice.worker.CrashPoint;
+
+/**
+ * The one way a dispatch ends, whichever flow ends it (the runner, a cancel,
+ * the queue's expiry, reconciliation, the sweep of lost workers): build its
+ * result, store it with its outbox row in one transaction, and announce it
+ * once. A terminal state is never overwritten, so of two flows that end the
+ * same dispatch only the first stores and announces, and logs how it ended.
+ */
+final class Finisher {
+
+    private static final Logger LOG = Logger.getLogger(Finisher.class);
+
+    private final DispatchTransitions transitions;
+    private final Outbox outbox;
+    private final Consumer<DispatchFinished> announce;
+    private final ResultBudget budget;
+    private final Summaries summaries;
+
+    Finisher(
+            DispatchTransitions transitions,
+            Outbox outbox,
+            Consumer<DispatchFinished> announce,
+            ResultBudget budget,
+            Summaries summaries) {
+        this.transitions = transitions;
+        this.outbox = outbox;
+        this.announce = announce;
+        this.budget = budget;
+        this.summaries = summaries;
+    }
+
+    /** Ends a dispatch in any non-terminal state; false when it had already ended. */
+    boolean finish(Ending ending) {
+        return finishWhere(ending, DispatchTransitions.From.ANY_UNFINISHED);
+    }
+
+    /** Ends a dispatch that is still queued; false when it has left the queue (or ended) meanwhile. */
+    boolean finishQueued(Ending ending) {
+        return finishWhere(ending, DispatchTransitions.From.QUEUED);
+    }
+
+    private boolean finishWhere(Ending ending, DispatchTransitions.From from) {
+        try (LogScope scope = LogScope.dispatch(ending.id())) {
+            // Before the store is touched: a summary may take up to the summarizer's timeout.
+            DispatchTransitions.Closing closing = summaries.add(ending).closing(budget);
+            if (!transitions.finish(closing, from, outbox)) {
+                return false;
+            }
+            CrashPoint.AFTER_STORE.reached();
+            ended(closing.result(), ending.stdout(), ending.stderr());
+            return true;
+        }
+    }
+
+    private void ended(DispatchResult result, CapturedOutput stdout, CapturedOutput stderr) {
+        LOG.info(outcome(result));
+        announce.accept(DispatchFinished.of(result, stdout, stderr));
+    }
+
+    /** "ended failed (out_of_memory), exit code 137, 5012 ms": what an operator looks for first. */
+    private static String outcome(DispatchResult result) {
+        StringBuilder line = new StringBuilder("ended ").append(result.status().wire());
+        if (result.error() != null) {
+            line.append(" (").append(result.error().code()).append(')');
+        }
+        if (result.exitCode() != null) {
+            line.append(", exit code ").append(result.exitCode());
+        }
+        if (result.durationMs() != null) {
+            line.append(", ").append(result.durationMs()).append(" ms");
+        }
+        return line.toString();
+    }
+
+    /**
+     * Closes up to {@code limit} unfinished dispatches of workers whose lease
+     * lapsed before {@code now} as {@code worker_lost}; returns their ids.
+     */
+    List<String> closeLost(String me, Instant now, int limit) {
+        List<DispatchResult> closed = transitions.closeLost(me, now, limit, outbox, lost -> {
+            Ending ending = new Ending(
+                    lost.id(),
+                    lost.spec(),
+                    Dispatch.Status.ERROR,
+                    null,
+                    Errors.WORKER_LOST,
+                    lost.startedAt(),
+                    now,
+                    CapturedOutput.EMPTY,
+                    CapturedOutput.EMPTY,
+                    // Its output was never counted, so what the runtime still holds cannot be placed.
+                    null,
+                    false,
+                    ReportReading.MISSING,
+                    Artifacts.NONE,
+                    null,
+                    null);
+            return ending.closing(budget);
+        });
+        closed.forEach(result -> {
+            try (LogScope scope = LogScope.dispatch(result.dispatchId())) {
+                ended(result, CapturedOutput.EMPTY, CapturedOutput.EMPTY);
+            }
+        });
+        return closed.stream().map(DispatchResult::dispatchId).toList();
+    }
+}

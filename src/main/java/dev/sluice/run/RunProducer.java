@@ -1,0 +1,218 @@
+package dev.sluice.run;
+
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+import dev.sluice.artifact.ArtifactCollection;
+import dev.sluice.concurrent.Threads;
+import dev.sluice.container.ContainerConfig;
+import dev.sluice.container.ContainerLogs;
+import dev.sluice.container.ContainerReaper;
+import dev.sluice.container.ContainerRuntime;
+import dev.sluice.container.ContainerStopper;
+import dev.sluice.container.EngineMonitor;
+import dev.sluice.logs.LogHolding;
+import dev.sluice.output.OutputLimits;
+import dev.sluice.record.DispatchAccepted;
+import dev.sluice.record.DispatchConfig;
+import dev.sluice.record.DispatchFinished;
+import dev.sluice.record.DispatchQueries;
+import dev.sluice.record.DispatchStore;
+import dev.sluice.record.DispatchTransitions;
+import dev.sluice.record.Outbox;
+import dev.sluice.record.ResultBudget;
+import dev.sluice.record.SecretVault;
+import dev.sluice.report.ReportConfig;
+import dev.sluice.store.Jdbc;
+import dev.sluice.store.JsonColumns;
+import dev.sluice.store.StoreIdentity;
+import dev.sluice.summary.Summarizer;
+import dev.sluice.worker.Drain;
+import dev.sluice.worker.Worker;
+import dev.sluice.worker.WorkerConfig;
+import io.smallrye.common.annotation.Identifier;
+
+class RunProducer {
+
+    @Produces
+    @Singleton
+    ImagePolicy imagePolicy(ImagesConfig config) {
+        return new ImagePolicy(config.allowed());
+    }
+
+    /** One thread per running dispatch: it reads the stream and waits for the exit. */
+    @Produces
+    @Singleton
+    @Identifier("dispatch-workers")
+    ExecutorService workers() {
+        return Executors.newCachedThreadPool(Threads.named("dispatch-"));
+    }
+
+    /** Timeouts, grace periods and other short timed tasks. */
+    @Produces
+    @Singleton
+    @Identifier("dispatch-timer")
+    ScheduledExecutorService timer() {
+        return Executors.newScheduledThreadPool(2, Threads.named("dispatch-timer-"));
+    }
+
+    void close(@Disposes @Identifier("dispatch-workers") ExecutorService workers) {
+        workers.shutdownNow();
+    }
+
+    void close(@Disposes @Identifier("dispatch-timer") ScheduledExecutorService timer) {
+        timer.shutdownNow();
+    }
+
+    @Produces
+    @Singleton
+    ContainerStopper stopper(
+            ContainerRuntime runtime,
+            @Identifier("dispatch-timer") ScheduledExecutorService timer,
+            DispatchConfig config) {
+        return new ContainerStopper(runtime, timer, config.stopGrace());
+    }
+
+    @Produces
+    @Singleton
+    Finisher finisher(
+            DispatchTransitions transitions,
+            Outbox outbox,
+            Event<DispatchFinished> finished,
+            ResultBudget budget,
+            Summarizer summarizer,
+            SecretVault vault) {
+        return new Finisher(transitions, outbox, finished::fire, budget, new Summaries(summarizer, vault));
+    }
+
+    @Produces
+    @Singleton
+    DispatchRunner runner(
+            ContainerRuntime runtime,
+            ContainerLogs logs,
+            DispatchTransitions transitions,
+            Finisher finisher,
+            SecretVault vault,
+            ContainerConfig containerConfig,
+            DispatchConfig config,
+            ReportConfig reportConfig,
+            OutputTap tap,
+            ArtifactCollection artifacts,
+            OutputLimits outputLimits,
+            LogHolding holding,
+            Clock clock,
+            Worker worker,
+            StoreIdentity store) {
+        return new DispatchRunner(
+                runtime,
+                new AgentReports(runtime, (int) reportConfig.maxSize().asLongValue()),
+                artifacts,
+                logs,
+                new JsonDocuments(logs, outputLimits.maxJsonDocument()),
+                transitions,
+                finisher,
+                vault,
+                holding,
+                new FinishingBudget(config.finishMemory().asLongValue()),
+                tap,
+                clock,
+                worker.id(),
+                store.id());
+    }
+
+    @Produces
+    @Singleton
+    DispatchScheduler scheduler(
+            DispatchConfig config,
+            @Identifier("dispatch-workers") ExecutorService workers,
+            DispatchRunner runner,
+            EngineMonitor engine,
+            ContainerStopper stopper,
+            @Identifier("dispatch-timer") ScheduledExecutorService timer,
+            Clock clock,
+            Event<QueueWait> waits) {
+        return new DispatchScheduler(
+                DispatchScheduler.Capacity.of(config),
+                workers,
+                runner,
+                engine::available,
+                id -> new Execution(id, stopper::stop, timer),
+                waits::fire,
+                clock);
+    }
+
+    @Produces
+    @Singleton
+    DispatchIntake intake(
+            DispatchStore store,
+            DispatchScheduler scheduler,
+            SecretVault vault,
+            ImagePolicy images,
+            EngineMonitor engine,
+            Drain drain,
+            Clock clock,
+            Worker worker,
+            Event<DispatchAccepted> accepted) {
+        return new DispatchIntake(
+                store,
+                scheduler,
+                vault,
+                images,
+                engine::available,
+                drain::draining,
+                clock,
+                worker.id(),
+                accepted::fire);
+    }
+
+    @Produces
+    @Singleton
+    Cancellation cancellation(
+            DispatchQueries queries,
+            DispatchStore store,
+            DispatchTransitions transitions,
+            DispatchScheduler scheduler,
+            Finisher finisher,
+            Clock clock) {
+        return new Cancellation(queries, store, transitions, scheduler, finisher, clock);
+    }
+
+    @Produces
+    @Singleton
+    QueueExpiry expiry(DispatchScheduler scheduler, Finisher finisher, Clock clock) {
+        return new QueueExpiry(scheduler, finisher, clock);
+    }
+
+    @Produces
+    @Singleton
+    Takeover takeover(
+            Jdbc jdbc,
+            JsonColumns json,
+            DispatchTransitions transitions,
+            DispatchScheduler scheduler,
+            DispatchRunner runner,
+            Finisher finisher,
+            ContainerStopper stopper,
+            Clock clock) {
+        return new Takeover(jdbc, json, transitions, scheduler, runner, finisher, stopper, clock);
+    }
+
+    @Produces
+    @Singleton
+    ContainerReaper containerReaper(
+            ContainerRuntime runtime,
+            DispatchStore store,
+            StoreIdentity identity,
+            ContainerConfig containers,
+            WorkerConfig worker) {
+        return new ContainerReaper(
+                runtime, store::endings, ContainerReaper.Retention.of(containers, worker.orphanGrace()), identity.id());
+    }
+}

@@ -1,0 +1,134 @@
+package dev.sluice.run;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import org.jboss.logging.Logger;
+
+import dev.sluice.container.ContainerStopper;
+import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchSpec;
+import dev.sluice.record.DispatchTransitions;
+import dev.sluice.record.Ending;
+import dev.sluice.store.Jdbc;
+import dev.sluice.store.JsonColumns;
+import dev.sluice.worker.Reconciler;
+
+/** Carries out what reconciliation decides (ADR 0010), through the same scheduler, runner and finish path as any dispatch. */
+final class Takeover implements Reconciler.Lifecycle {
+
+    private static final Logger LOG = Logger.getLogger(Takeover.class);
+
+    /** What taking a dispatch over needs from its record. */
+    private record Held(
+            DispatchSpec spec, Dispatch.Status status, boolean cancelRequested, Instant createdAt, Instant startedAt) {}
+
+    private final Jdbc jdbc;
+    private final JsonColumns json;
+    private final DispatchTransitions transitions;
+    private final DispatchScheduler scheduler;
+    private final DispatchRunner runner;
+    private final Finisher finisher;
+    private final ContainerStopper stopper;
+    private final Clock clock;
+
+    Takeover(
+            Jdbc jdbc,
+            JsonColumns json,
+            DispatchTransitions transitions,
+            DispatchScheduler scheduler,
+            DispatchRunner runner,
+            Finisher finisher,
+            ContainerStopper stopper,
+            Clock clock) {
+        this.jdbc = jdbc;
+        this.json = json;
+        this.transitions = transitions;
+        this.scheduler = scheduler;
+        this.runner = runner;
+        this.finisher = finisher;
+        this.stopper = stopper;
+        this.clock = clock;
+    }
+
+    @Override
+    public List<Reconciler.Unfinished> unfinished(String workerId) {
+        return jdbc.query(
+                "SELECT id, status, container_id, has_secrets, created_at FROM dispatches WHERE worker_id = ? "
+                        + "AND status NOT IN " + DispatchTransitions.TERMINAL + " ORDER BY seq",
+                row -> new Reconciler.Unfinished(
+                        row.string("id"),
+                        Dispatch.Status.fromWire(row.string("status")) == Dispatch.Status.RUNNING,
+                        row.string("container_id"),
+                        row.bool("has_secrets"),
+                        row.instant("created_at")),
+                workerId);
+    }
+
+    @Override
+    public boolean tracked(String dispatchId) {
+        return scheduler.tracks(dispatchId);
+    }
+
+    /** Queued again; the runner ends it as secrets_unavailable if its secrets were lost. */
+    @Override
+    public void requeue(String dispatchId) {
+        held(dispatchId).ifPresent(held -> {
+            if (held.status() == Dispatch.Status.STARTING) {
+                transitions.markQueuedAgain(dispatchId);
+            }
+            if (!scheduler.resubmit(dispatchId, held.spec(), held.createdAt())) {
+                LOG.warn("no room in the queue yet; tried again at the next reconciliation");
+            }
+        });
+    }
+
+    @Override
+    public void closeContainerLost(String dispatchId) {
+        held(dispatchId)
+                .ifPresent(held -> finisher.finish(Ending.withoutOutput(
+                        dispatchId, held.spec(), Dispatch.Status.ERROR, Errors.CONTAINER_LOST, clock.instant())));
+    }
+
+    @Override
+    public void abandon(String dispatchId, String containerId) {
+        held(dispatchId).ifPresent(held -> {
+            stopper.stop(containerId);
+            finisher.finish(Ending.withoutOutput(
+                    dispatchId, held.spec(), Dispatch.Status.ERROR, Errors.SECRETS_UNAVAILABLE, clock.instant()));
+        });
+    }
+
+    @Override
+    public void resume(String dispatchId, String containerId) {
+        held(dispatchId)
+                .ifPresent(held -> scheduler.adopt(
+                        dispatchId,
+                        execution -> runner.resume(
+                                dispatchId,
+                                held.spec(),
+                                execution,
+                                held.startedAt(),
+                                held.cancelRequested(),
+                                containerId)));
+    }
+
+    @Override
+    public List<String> closeLost(String workerId, Instant now, int limit) {
+        return finisher.closeLost(workerId, now, limit);
+    }
+
+    private Optional<Held> held(String dispatchId) {
+        return jdbc.one(
+                "SELECT spec, status, cancel_requested, created_at, started_at FROM dispatches WHERE id = ?",
+                row -> new Held(
+                        json.read(row.string("spec"), DispatchSpec.class),
+                        Dispatch.Status.fromWire(row.string("status")),
+                        row.bool("cancel_requested"),
+                        row.instant("created_at"),
+                        row.instant("started_at")),
+                dispatchId);
+    }
+}

@@ -1,0 +1,24 @@
+package dev.sluice.record;
+
+import java.sql.Connection;
+
+import jakarta.ws.rs.core.Response;
+
+import com.github.dockerjava.api.model.Frame;
+
+import dev.sluice.run.DispatchIntake;
+
+/**
+ * A class that breaks every architecture rule on purpose: the record reaching
+ * up to the run, an HTTP type below the doors, docker-java outside container,
+ * JDBC outside store. Only {@code ArchitectureTest} reads it, to show that each
+ * rule fails when the code breaks it.
+ */
+public final class PlantedUpwardImport {
+
+    private PlantedUpwardImport() {}
+
+    static String describe(DispatchIntake intake, Response response, Frame frame, Connection connection) {
+        return String.valueOf(intake) + response + frame + connection;
+    }
+}

@@ -1,5 +1,16 @@
 #!/usr/bin/env bash
-# Runs the whole test suite, bringing up what it needs first: a Docker engine
+# Runs the test suite in one of two lanes.
+#
+#   scripts/test.sh --fast   unit, property and @QuarkusTest tests against a
+#                            scripted engine: no Docker, PostgreSQL or Node
+#                            needed, a few minutes on two cores.
+#   scripts/test.sh          the whole suite (what .ci/run runs, in two parts):
+#                            the fast lane's tests and the integration tests.
+#   scripts/test.sh --integration
+#                            the whole suite without the fast lane's tests, for
+#                            a run that has just passed them (.ci/run).
+#
+# The whole suite brings up what it needs first: a Docker engine
 # and the test agent image (scripts/docker-engine.sh), a PostgreSQL server
 # (scripts/postgres.sh), and the Node packages that check manifests and
 # callbacks with other ecosystems' tools (src/test/node). The JVM image test
@@ -9,12 +20,25 @@
 # both stores all run; none is skipped for want of Docker, PostgreSQL, Node or
 # kubectl.
 #
-# Usage: scripts/test.sh [extra Maven arguments]
+# Usage: scripts/test.sh [--fast | --integration] [extra Maven arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 say() { printf 'test: %s\n' "$*" >&2; }
 die() { say "ERROR: $*"; exit 1; }
+
+lane=full
+case "${1:-}" in
+  --fast) lane=fast; shift ;;
+  --integration) lane=integration; shift ;;
+esac
+
+if [ "$lane" = fast ]; then
+  # An engine that cannot exist: a test of this lane that reached for the real
+  # engine instead of the scripted one fails here rather than passing by luck.
+  export SLUICE_DOCKER_HOST=unix:///nonexistent/sluice-fast-lane/docker.sock
+  exec ./mvnw -B -ntp test "$@"
+fi
 
 scripts/docker-engine.sh
 scripts/postgres.sh >/dev/null
@@ -37,4 +61,7 @@ command -v kubectl >/dev/null 2>&1 || die "kubectl is missing: install a current
 # Containers of earlier test runs (the tests' worker id) would only pile up.
 stale=$(docker ps -aq --filter label=dev.sluice.worker-id=sluice-test)
 [ -z "$stale" ] || docker rm -f $stale >/dev/null
+if [ "$lane" = integration ]; then
+  set -- -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false "$@"
+fi
 exec ./mvnw -B -ntp verify "$@"

@@ -23,7 +23,7 @@ import dev.sluice.store.StoreException;
 /**
  * The one place where a refused request becomes an RFC 9457 problem detail,
  * whichever door it came through: the REST edge sends it as problem+json
- * ({@link ProblemMappers}), the MCP server as a tool error. None carries a
+ * ({@code api.ProblemMappers}), the MCP server as a tool error. None carries a
  * stack trace, a class name or a secret.
  */
 @Singleton

@@ -16,7 +16,7 @@ import dev.sluice.store.ResultBodies;
  * starting, running, then one terminal state. Every change is a conditional
  * update on the current status, so a terminal state is never overwritten and
  * of two writers only one wins. Each change it made before the end is
- * announced; the end is announced by the {@link Finisher}.
+ * announced; the end is announced by the {@code run.Finisher}.
  */
 public final class DispatchTransitions {
 

@@ -11,7 +11,7 @@ import dev.sluice.summary.WorkerSummary;
 
 /**
  * How a dispatch ended: what its {@link DispatchResult} and listing summary are
- * built from, by the {@link Finisher} alone.
+ * built from, by the {@code run.Finisher} alone.
  *
  * @param startedAt       {@code null} when the dispatch never ran
  * @param availableFrom   the first byte of each stream the runtime still holds; null when unknown (ADR 0032)

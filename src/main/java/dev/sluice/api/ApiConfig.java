@@ -20,17 +20,19 @@ public interface ApiConfig {
      */
     MemorySize maxRequestSize();
 
-    /** Page size of a listing when the request names none, and the most it may name. */
+    /** Page size of a listing when the request names none. */
     @WithDefault("20")
     int defaultPageSize();
 
+    /** The most a listing's {@code limit} may name. */
     @WithDefault("100")
     int maxPageSize();
 
-    /** Bytes of log a range read returns when the request names no limit, and the most it may name. */
+    /** Bytes of log a range read returns when the request names no {@code limit}. */
     @WithDefault("1M")
     MemorySize defaultLogRange();
 
+    /** The most bytes of log one range read may ask for. */
     @WithDefault("16M")
     MemorySize maxLogRange();
 }

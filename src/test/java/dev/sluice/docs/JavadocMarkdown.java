@@ -36,7 +36,10 @@ final class JavadocMarkdown {
                 break;
             }
             out.append(prose(text.substring(i, tag)));
-            int close = closingBrace(text, tag);
+            int close = JavadocSource.closingBrace(text, tag);
+            if (close < 0) {
+                throw new IllegalArgumentException("an inline tag that never closes: " + text.substring(tag));
+            }
             String inner = text.substring(tag + 2, close);
             int space = inner.indexOf(' ');
             String name = space < 0 ? inner : inner.substring(0, space);
@@ -75,19 +78,5 @@ final class JavadocMarkdown {
         }
         String reference = content.startsWith("#") ? content.substring(1) : content.replace('#', '.');
         return reference.replace("|", "\\|");
-    }
-
-    /** The brace that closes the inline tag opening at {@code open}, counting braces nested in it. */
-    private static int closingBrace(String text, int open) {
-        int depth = 0;
-        for (int i = open; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '{') {
-                depth++;
-            } else if (c == '}' && --depth == 0) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("an inline tag that never closes: " + text.substring(open));
     }
 }

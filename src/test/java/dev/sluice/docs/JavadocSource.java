@@ -67,16 +67,25 @@ final class JavadocSource {
     /** The offsets of the type's body, from its opening brace to its closing one. */
     private int[] body(Class<?> type) {
         int open = code.indexOf('{', typeMatch(type).end());
+        int close = closingBrace(code, open);
+        if (close < 0) {
+            throw new IllegalStateException("the body of " + type.getSimpleName() + " never closes in " + file);
+        }
+        return new int[] {open, close};
+    }
+
+    /** The brace that closes the one at {@code open}, counting those nested in it; -1 when none does. */
+    static int closingBrace(String text, int open) {
         int depth = 0;
-        for (int i = open; i < code.length(); i++) {
-            char c = code.charAt(i);
+        for (int i = open; i < text.length(); i++) {
+            char c = text.charAt(i);
             if (c == '{') {
                 depth++;
             } else if (c == '}' && --depth == 0) {
-                return new int[] {open, i};
+                return i;
             }
         }
-        throw new IllegalStateException("the body of " + type.getSimpleName() + " never closes in " + file);
+        return -1;
     }
 
     /** The declaration of the type, looked for inside each enclosing type's body in turn. */

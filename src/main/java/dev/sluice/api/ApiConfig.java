@@ -11,7 +11,10 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "sluice.api")
 public interface ApiConfig {
 
-    /** Bearer tokens accepted on /v1/**, comma-separated; unset leaves the API open. Probes stay open. */
+    /**
+     * Bearer tokens accepted on {@code /v1/**} and {@code /mcp}, comma-separated; unset leaves
+     * them open. {@code /q/*} (probes, metrics, the OpenAPI document) stays open.
+     */
     Optional<List<String>> tokens();
 
     /**

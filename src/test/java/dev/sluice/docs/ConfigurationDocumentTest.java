@@ -126,8 +126,8 @@ class ConfigurationDocumentTest {
                 .hasValueSatisfying(
                         j -> assertThat(JavadocMarkdown.of(j)).isEqualTo("This one, past its annotations."));
         assertThat(source.method(Fixture.class, "other").javadoc())
-                .hasValueSatisfying(
-                        j -> assertThat(JavadocMarkdown.of(j)).isEqualTo("Not this one; `{x}` under /v1/**."));
+                .hasValueSatisfying(j -> assertThat(JavadocMarkdown.of(j))
+                        .isEqualTo("Not this one; `{x}` under /v1/\\*\\* or `/v1/**`."));
         assertThat(source.method(Fixture.Inner.class, "tricky").javadoc())
                 .hasValueSatisfying(j -> assertThat(JavadocMarkdown.of(j)).isEqualTo("The inner one."));
         assertThat(source.method(Fixture.class, "bare").javadoc()).isEmpty();
@@ -136,7 +136,7 @@ class ConfigurationDocumentTest {
     /** A fixture: its members are found by name, past what could mislead a reader. */
     interface Fixture {
         // tricky(); in a comment, and "a string
-        /** Not this one; {@code {x}} under /v1/**. */
+        /** Not this one; {@code {x}} under /v1/** or {@code /v1/**}. */
         @SuppressWarnings({"tricky();", "a}b"})
         int other();
 

@@ -4,8 +4,8 @@ package dev.sluice.docs;
  * A Javadoc comment as one line of Markdown, to sit in a table cell: its
  * description only (block tags such as {@code @see} are left out), {@code {@code x}}
  * as code, {@code {@link x}} and {@code {@literal x}} as their plain text, HTML
- * tags dropped and its common entities decoded, and pipes escaped so that the
- * cell ends where the table says.
+ * tags dropped and its common entities decoded, pipes escaped so that the
+ * cell ends where the table says, and asterisks so that none starts emphasis.
  */
 final class JavadocMarkdown {
 
@@ -60,7 +60,8 @@ final class JavadocMarkdown {
                 .replace("&lt;", "<")
                 .replace("&gt;", ">")
                 .replace("&amp;", "&")
-                .replace("|", "\\|");
+                .replace("|", "\\|")
+                .replace("*", "\\*");
     }
 
     /** A code span; a backtick inside it takes a longer fence. */

@@ -11,7 +11,10 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "sluice.api")
 public interface ApiConfig {
 
-    /** Bearer tokens accepted on /v1/**, comma-separated; unset leaves the API open. Probes stay open. */
+    /**
+     * Bearer tokens accepted on {@code /v1/**} and {@code /mcp}, comma-separated; unset leaves
+     * them open. {@code /q/*} (probes, metrics, the OpenAPI document) stays open.
+     */
     Optional<List<String>> tokens();
 
     /**
@@ -20,17 +23,19 @@ public interface ApiConfig {
      */
     MemorySize maxRequestSize();
 
-    /** Page size of a listing when the request names none, and the most it may name. */
+    /** Page size of a listing when the request names none. */
     @WithDefault("20")
     int defaultPageSize();
 
+    /** The most a listing's {@code limit} may name. */
     @WithDefault("100")
     int maxPageSize();
 
-    /** Bytes of log a range read returns when the request names no limit, and the most it may name. */
+    /** Bytes of log a range read returns when the request names no {@code limit}. */
     @WithDefault("1M")
     MemorySize defaultLogRange();
 
+    /** The most bytes of log one range read may ask for. */
     @WithDefault("16M")
     MemorySize maxLogRange();
 }

@@ -10,7 +10,11 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "sluice.artifacts")
 public interface ArtifactConfig {
 
-    /** Where kept artifacts live on the worker's disk: a directory per dispatch, beside the store's data. */
+    /**
+     * Where kept artifacts live on the worker's disk: a directory per dispatch,
+     * beside the store's data. With several workers, each keeps those of the
+     * dispatches it ran, unless they share this directory.
+     */
     @WithDefault("${sluice.data-dir}/artifacts")
     String dir();
 
@@ -22,11 +26,15 @@ public interface ArtifactConfig {
     @WithDefault("64M")
     MemorySize maxTotalSize();
 
-    /** The most files kept per dispatch. */
+    /** The most files kept per dispatch; further ones are counted as refused. */
     @WithDefault("1000")
     int maxCount();
 
-    /** How long artifacts are kept after their dispatch finished, as its container (and log) is by default. */
+    /**
+     * How long artifacts are kept after their dispatch finished, as its
+     * container (and log) is by default; then they are {@code 410 artifact-gone}.
+     * They also go with the record.
+     */
     @WithDefault("24h")
     Duration retention();
 }

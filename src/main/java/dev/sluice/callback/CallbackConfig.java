@@ -22,7 +22,11 @@ public interface CallbackConfig {
     /** Hosts, IP addresses or CIDRs that may be called back despite the SSRF rules (internal receivers). */
     Optional<List<String>> allowedHosts();
 
-    /** Delay before each attempt, from the previous one; jitter is added. Its length is the number of attempts. */
+    /**
+     * Delay before each attempt, from the previous one; jitter is added. Its
+     * length is the number of attempts: after the last, the delivery is
+     * dead-lettered (ADR 0009).
+     */
     @WithDefault("0s,5s,5m,30m,2h,5h,10h,14h,20h,24h")
     List<Duration> retrySchedule();
 
@@ -34,6 +38,7 @@ public interface CallbackConfig {
     @WithDefault("15s")
     Duration attemptTimeout();
 
+    /** The most opening the connection of one attempt may take. */
     @WithDefault("5s")
     Duration connectTimeout();
 
@@ -51,7 +56,8 @@ public interface CallbackConfig {
 
     /**
      * The largest result, as JSON, that is stored and sent: a larger one loses
-     * text beside its markers in a fixed order, recorded in the result (ADR 0033).
+     * text beside its markers (stdout's head, then stdout's tail, then stderr's
+     * head), recorded in its {@code reductions} (docs/api.md, section 7.9; ADR 0033).
      */
     @WithDefault("8M")
     MemorySize maxBody();

@@ -33,16 +33,20 @@ public interface ContainerConfig {
     @WithDefault("/work")
     String workDir();
 
+    /** Size of the work area's tmpfs. */
     @WithDefault("256M")
     MemorySize workSize();
 
+    /** Size of the tmpfs at /tmp. */
     @WithDefault("64M")
     MemorySize tmpSize();
 
     /**
-     * Where the agent may leave files that outlive its process (its report;
-     * artifacts later): writable by the container's user, on a volume of the
-     * engine mounted at its parent, removed with the container (ADR 0022).
+     * Where the agent may leave files that outlive its process (its report,
+     * {@code report.json}, and its artifacts): writable by the container's user,
+     * on a volume of the engine mounted at its parent, removed with the
+     * container (ADR 0022). It is on the engine's disk, not bounded per dispatch
+     * unless the engine's storage has project quotas.
      */
     @WithDefault("/sluice/out")
     String outDir();
@@ -110,7 +114,9 @@ public interface ContainerConfig {
 
     /**
      * Size of one log file before rotation. With the default files, a 1 GiB
-     * stream of lines of 100 bytes or more is kept whole (ADR 0032).
+     * stream of lines of 100 bytes or more is kept whole; a longer one loses
+     * its beginning, and the result says from which byte the runtime still
+     * holds each stream ({@code logs.availableFrom}, ADR 0032).
      */
     @WithDefault("128M")
     MemorySize logMaxSize();

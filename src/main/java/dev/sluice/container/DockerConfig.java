@@ -10,7 +10,11 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "sluice.docker")
 public interface DockerConfig {
 
-    /** Docker endpoint ({@code unix:///var/run/docker.sock}, {@code tcp://host:2376}); unset means DOCKER_HOST or the platform default. */
+    /**
+     * Docker endpoint: {@code unix:///var/run/docker.sock} or a plain
+     * {@code tcp://host:2375} (TLS is refused; ADR 0012). Unset means
+     * {@code DOCKER_HOST}, or the platform default.
+     */
     Optional<String> host();
 
     /** Time to open a connection to the engine. */
@@ -22,8 +26,9 @@ public interface DockerConfig {
      * remove and list end within it, and attach, wait and log reads are set up
      * within it (their streams last as long as the dispatch or the read needs).
      * At the deadline the connection is closed and the call fails as
-     * {@code docker_unavailable}. Waiting for a turn among the engine changes in
-     * flight is bounded by it too.
+     * {@code docker_unavailable}, and readiness is down until calls are answered
+     * again. Waiting for a turn among the engine changes in flight is bounded by
+     * it too.
      */
     @WithDefault("30s")
     Duration callTimeout();

@@ -24,7 +24,7 @@ public interface EventsConfig {
     @WithDefault("64K")
     MemorySize subscriberBuffer();
 
-    /** Open event streams at once, all routes together; past it, a new one is refused with 503. */
+    /** Open event streams at once, all routes together; past it, a new one is refused with {@code 503 too-many-streams}. */
     @WithDefault("1000")
     int maxSubscribers();
 

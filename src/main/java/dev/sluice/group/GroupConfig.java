@@ -25,7 +25,7 @@ public interface GroupConfig {
     @WithDefault("2s")
     Duration batchWindow();
 
-    /** How often running groups are looked at for batches due. */
+    /** How often running groups are looked at for batches due; the scheduler runs nothing more often than once a second. */
     @WithDefault("1s")
     Duration pollInterval();
 }

@@ -9,7 +9,7 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "sluice.metrics")
 public interface MetricsConfig {
 
-    /** How often the outbox's pending deliveries are counted. */
+    /** How often the outbox's pending deliveries are counted, for {@code sluice_callback_outbox_pending}. */
     @WithDefault("15s")
     Duration outboxInterval();
 

@@ -16,11 +16,11 @@ public interface OutputConfig {
     @WithDefault("256K")
     MemorySize stderrCap();
 
-    /** The most stdout cap a dispatch may ask for. */
+    /** The most stdout cap a dispatch may ask for; more is refused with 422. */
     @WithDefault("16M")
     MemorySize maxStdoutCap();
 
-    /** The most stderr cap a dispatch may ask for. */
+    /** The most stderr cap a dispatch may ask for; more is refused with 422. */
     @WithDefault("1M")
     MemorySize maxStderrCap();
 

@@ -30,16 +30,18 @@ public interface DispatchConfig {
     @WithDefault("5s")
     Duration retryAfter();
 
+    /** Run time of a dispatch that names no {@code timeout}; past it, it is stopped and ends {@code timed_out}. */
     @WithDefault("30m")
     Duration defaultTimeout();
 
+    /** The longest {@code timeout} a dispatch may ask for. */
     @WithDefault("6h")
     Duration maxTimeout();
 
     /**
      * Longest {@code idleTimeout} a dispatch may ask for: how long its container
-     * may print nothing before it is stopped. A dispatch without one is never
-     * stopped for being quiet.
+     * may print nothing before it is stopped and ends {@code timed_out} with the
+     * error {@code idle}. A dispatch without one is never stopped for being quiet.
      */
     @WithDefault("1h")
     Duration maxIdleTimeout();
@@ -48,21 +50,27 @@ public interface DispatchConfig {
     @WithDefault("10s")
     Duration stopGrace();
 
+    /** Memory limit of a container whose dispatch names none. */
     @WithDefault("1G")
     MemorySize defaultMemory();
 
+    /** The most memory a dispatch may ask for. */
     @WithDefault("8G")
     MemorySize maxMemory();
 
+    /** CPU limit of a container whose dispatch names none. */
     @WithDefault("1.0")
     double defaultCpus();
 
+    /** The most CPUs a dispatch may ask for. */
     @WithDefault("4.0")
     double maxCpus();
 
+    /** Process limit of a container whose dispatch names none. */
     @WithDefault("256")
     long defaultPids();
 
+    /** The most processes a dispatch may ask for. */
     @WithDefault("4096")
     long maxPids();
 
@@ -76,7 +84,8 @@ public interface DispatchConfig {
 
     /**
      * Memory that results being finished may take at once: when many dispatches
-     * end together, they take turns building and storing their results.
+     * end together, they take turns building and storing their results, so the
+     * heap a worker needs is bounded by its settings.
      */
     @WithDefault("24M")
     MemorySize finishMemory();
@@ -89,7 +98,11 @@ public interface DispatchConfig {
     @WithDefault("1m")
     Duration reaperInterval();
 
-    /** How long a finished dispatch's record is kept. */
+    /**
+     * How long a finished dispatch's record is kept (and so its id, its result
+     * and redelivery); finished groups go after it too, with their group
+     * callbacks that were delivered or given up.
+     */
     @WithDefault("30d")
     Duration recordRetention();
 }

@@ -12,7 +12,8 @@ public interface ImagesConfig {
     /**
      * Patterns an image reference must match, comma-separated: {@code *} matches
      * any run of characters, so {@code registry.example/agents/*} allows one
-     * registry path. {@code *} alone allows everything.
+     * registry path. {@code *} alone allows everything. Other images are refused
+     * with 403.
      */
     @WithDefault("*")
     List<String> allowed();

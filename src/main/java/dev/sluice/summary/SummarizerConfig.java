@@ -12,7 +12,12 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "sluice.summarizer")
 public interface SummarizerConfig {
 
-    /** An OpenAI-compatible chat-completions endpoint, POSTed to as given; without it there are no summaries. */
+    /**
+     * An OpenAI-compatible chat-completions endpoint, POSTed to as given. When
+     * set, a result whose stream was truncated, or whose agent wrote no report,
+     * gets a generated {@code workerSummary} (docs/api.md, section 7.10); without
+     * it there are no summaries.
+     */
     Optional<URI> url();
 
     /** The model named in each request, and in each summary. */

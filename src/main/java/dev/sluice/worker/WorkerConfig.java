@@ -10,13 +10,17 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "sluice.worker")
 public interface WorkerConfig {
 
-    /** Stable id of this worker (the pod name in Kubernetes); unset means the host name. */
+    /**
+     * This worker's id, labelled on its containers; unset means the host name.
+     * Keep it stable across restarts (the pod name in Kubernetes), so that a
+     * restarted worker takes up what it left.
+     */
     Optional<String> id();
 
     /**
      * How long a worker counts as alive after it last renewed its lease (it
      * renews three times per lease). Past it, another replica closes its
-     * unfinished dispatches as worker_lost.
+     * unfinished dispatches as {@code worker_lost} (ADR 0010).
      */
     @WithDefault("30s")
     Duration lease();
@@ -32,7 +36,11 @@ public interface WorkerConfig {
     @WithDefault("60s")
     Duration drainPeriod();
 
-    /** Containers with our labels and no record are removed once this old. */
+    /**
+     * Containers with our labels and no record (or a closed one) are removed
+     * once this old; only those of this worker's store ({@code dev.sluice.store-id}),
+     * so deployments that share an engine leave each other's alone (ADR 0024).
+     */
     @WithDefault("5m")
     Duration orphanGrace();
 
@@ -40,7 +48,7 @@ public interface WorkerConfig {
      * After start-up, take each part of a dispatch's way once in the
      * background (with ids and containers that cannot exist, so nothing is
      * recorded, created or sent), so the first dispatch is as quick as the
-     * ones after it.
+     * ones after it. One line at INFO says how it went.
      */
     @WithDefault("true")
     boolean warmUp();

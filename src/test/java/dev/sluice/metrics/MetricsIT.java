@@ -200,16 +200,26 @@ class MetricsIT {
     }
 
     @Test
-    void theReadmeNamesEveryMetricTheWorkerExposes() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
+    void theOperationsDocumentNamesEveryMetricTheWorkerExposes() throws IOException {
+        String table = metricsTable(Files.readString(Path.of("docs/operations.md")));
         Set<String> metrics = run().after().names().stream()
                 .filter(n -> n.startsWith("sluice_"))
                 .map(n -> n.replaceFirst("_(bucket|count|sum|max)$", ""))
                 .collect(Collectors.toSet());
         assertThat(metrics).hasSizeGreaterThanOrEqualTo(15);
-        assertThat(metrics.stream().filter(n -> !readme.contains("`" + n)))
-                .as("metrics missing from the README's table")
+        assertThat(metrics.stream().filter(n -> !table.contains("`" + n + "`")))
+                .as("metrics missing from docs/operations.md's table")
                 .isEmpty();
+    }
+
+    /** The rows of the table in the document's "Metrics" section, whose first column names metrics. */
+    private static String metricsTable(String document) {
+        String section = document.substring(document.indexOf("\n## Metrics\n"));
+        section = section.substring(0, section.indexOf("\n## ", 1));
+        return section.lines()
+                .filter(line -> line.startsWith("| `sluice_"))
+                .map(line -> line.substring(0, line.indexOf(" |", 2)))
+                .collect(Collectors.joining("\n"));
     }
 
     /** Each expression parses by Prometheus' grammar and selects only metrics of the scrape after the dispatches. */

@@ -104,25 +104,17 @@ class LogHoldingTest {
                 .isNull();
     }
 
-    /**
-     * A GiB written as this line over and over, and the json-file bound the
-     * collector counted for it: the first MiBs, charged at their worst, then
-     * as many more blocks as make the GiB, each adding what one examined block adds.
-     */
+    /** A GiB written as this line over and over, and the json-file bound the collector counted for it. */
     private static long gibibyteBound(String line) {
         OutputCollector collector = new OutputCollector("stdout", 1 << 20, "/logs", "n", SecretMasker.NONE);
         byte[] block = line.repeat((1 << 20) / line.length()).getBytes(StandardCharsets.UTF_8);
         long times = (1L << 30) / block.length;
-        long written = 0;
-        while (written <= 8 << 20) {
-            collector.write(block, 0, block.length);
-            written += block.length;
-        }
-        long before = collector.jsonFileLogBound();
-        collector.write(block, 0, block.length);
         // The bound grows by the same amount for each block, but for the one message that ends the stream.
-        long perBlock = collector.jsonFileLogBound() - before;
-        return before + (times - written / block.length) * perBlock;
+        collector.write(block, 0, block.length);
+        long one = collector.jsonFileLogBound();
+        collector.write(block, 0, block.length);
+        long perBlock = collector.jsonFileLogBound() - one;
+        return one + (times - 1) * perBlock;
     }
 
     @Test

@@ -62,7 +62,7 @@ class JsonFileLogSizeTest {
                 i += unit;
             } else {
                 text += switch (c) {
-                    case '"', '\\', '\n', '\r', '\t' -> 2;
+                    case '"', '\\', '\n', '\r' -> 2;
                     case '<', '>', '&' -> 6;
                     default -> c < 0x20 ? 6 : 1;
                 };

@@ -27,8 +27,7 @@ import org.openjdk.jmh.annotations.State;
  * dispatch does (SHA-256 and newlines, ADR 0025).
  *
  * <ul>
- * <li>{@code ingest/fits}: a fresh 4 MiB collector filled to its cap, buffer growth included: a
- * stream within the prefix the json-file bound charges unexamined (ADR 0037);</li>
+ * <li>{@code ingest/fits}: a fresh 4 MiB collector filled to its cap, buffer growth included;</li>
  * <li>{@code ingest/truncates}: a collector long past its cap, every chunk going through the tail ring;</li>
  * <li>{@code ingest/secrets}: as {@code truncates}, for a dispatch with two secrets, which the digest
  * masks as it goes, in every form a process prints them in (ADR 0030);</li>

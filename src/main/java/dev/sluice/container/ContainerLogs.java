@@ -2,7 +2,13 @@ package dev.sluice.container;
 
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.LogConfig;
+import com.github.dockerjava.api.model.VersionComponent;
 import com.github.dockerjava.transport.DockerHttpClient;
 
 import dev.sluice.output.SecretMasker;
@@ -17,6 +23,12 @@ import dev.sluice.output.SecretMasker;
 public class ContainerLogs {
 
     private final DockerClients clients;
+
+    /**
+     * The engine's name for itself, asked once: it changes only with the engine
+     * behind the socket, and Docker runs its runtime's binary to answer.
+     */
+    private volatile String engine;
 
     public ContainerLogs(DockerClients clients) {
         this.clients = clients;
@@ -87,6 +99,43 @@ public class ContainerLogs {
             }
             return new Held(sink.stdout, sink.stderr, !stopped);
         }
+    }
+
+    /**
+     * The container's log as its engine describes it (ADR 0049): the driver
+     * and options of its inspection, which carry the engine's own defaults
+     * (a daemon's {@code log-opts}), and the engine's name for itself.
+     */
+    public LogSetup setup(String containerId) {
+        HostConfig host;
+        try {
+            host = clients.control().inspectContainerCmd(containerId).exec().getHostConfig();
+        } catch (RuntimeException e) {
+            throw ContainerException.from("inspect", e);
+        }
+        LogConfig log = host == null ? null : host.getLogConfig();
+        // A driver name the client does not know reads as no type at all.
+        String driver =
+                log == null || log.getType() == null ? "" : log.getType().getType();
+        Map<String, String> options = log == null || log.getConfig() == null ? Map.of() : log.getConfig();
+        return new LogSetup(engine(), driver, Set.copyOf(options.keySet()));
+    }
+
+    private String engine() {
+        String name = engine;
+        if (name == null) {
+            List<VersionComponent> components;
+            try {
+                components = clients.control().versionCmd().exec().getComponents();
+            } catch (RuntimeException e) {
+                throw ContainerException.from("version", e);
+            }
+            // The engine lists itself first (Docker and Podman alike), then what it runs on.
+            VersionComponent first = components == null || components.isEmpty() ? null : components.get(0);
+            name = first == null || first.getName() == null ? "" : first.getName();
+            engine = name;
+        }
+        return name;
     }
 
     /** Feeds both streams, whole, from the start of the runtime's log into the sink. */

@@ -14,13 +14,6 @@ package dev.sluice.output;
  * byte at most six (a control byte as a backslash-u escape, an ill-formed
  * byte as an escaped U+FFFD, U+2028 as an escape of six for its three bytes); only the
  * bytes {@link ByteScan#jsonEscaped(long)} finds can grow at all.
- *
- * <p>The first {@link #UNEXAMINED_PREFIX} bytes of a stream are charged as if
- * every one of them grew by the most, and only their newlines are counted
- * (ADR 0037): the bound is consulted only for a dispatch that wrote more than
- * the rotation budget's worst case allows (26.7 MiB with the defaults), and
- * then the charge is at most 20 MiB a stream against the budget's 1.9 GiB, while
- * most streams end well inside the prefix and so skip the escape count.
  */
 final class JsonFileLogSize {
 
@@ -34,23 +27,9 @@ final class JsonFileLogSize {
     /** Bytes an escape adds at most to the one byte it replaces. */
     private static final int MAX_GROWTH = 5;
 
-    /** The start of a stream charged at its worst rather than examined for escapes. */
-    static final long UNEXAMINED_PREFIX = 4 << 20;
-
-    /** Where examining for escapes begins: a chunk that starts before it is charged at its worst. */
-    private final long examineFrom;
-
     private long bytes;
     private long escaped;
     private long newlines;
-
-    JsonFileLogSize() {
-        this(UNEXAMINED_PREFIX);
-    }
-
-    JsonFileLogSize(long examineFrom) {
-        this.examineFrom = examineFrom;
-    }
 
     /**
      * Counts one chunk, as written (before any masking: the runtime logs what
@@ -60,11 +39,6 @@ final class JsonFileLogSize {
      * loosens the bound.
      */
     long update(byte[] chunk, int offset, int count) {
-        return bytes < examineFrom ? charge(chunk, offset, count) : examine(chunk, offset, count);
-    }
-
-    /** Counts a chunk past the prefix: its newlines, and the bytes JSON may escape. */
-    private long examine(byte[] chunk, int offset, int count) {
         bytes += count;
         int end = offset + count;
         int i = offset;
@@ -86,15 +60,6 @@ final class JsonFileLogSize {
             n += chunk[i] == '\n' ? 1 : 0;
         }
         escaped += e;
-        newlines += n;
-        return n;
-    }
-
-    /** Counts a chunk of the unexamined prefix: its newlines, and every byte as escaped. */
-    private long charge(byte[] chunk, int offset, int count) {
-        long n = ByteScan.count(chunk, offset, offset + count, (byte) '\n');
-        bytes += count;
-        escaped += count;
         newlines += n;
         return n;
     }

@@ -3,15 +3,25 @@ package dev.sluice.container;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.LogConfig;
+
 import dev.sluice.container.FrameDemuxerTest.Recorder;
+import dev.sluice.output.OutputCollector;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.testsupport.TestDocker;
 
@@ -125,5 +135,69 @@ class ContainerLogsIT {
                 .isInstanceOf(ContainerException.class)
                 .extracting(e -> ((ContainerException) e).reason())
                 .isEqualTo(ContainerException.Reason.NOT_FOUND);
+    }
+
+    @Test
+    void theEngineDescribesTheLogAsTheWorkerSetItUp() {
+        LogSetup setup = logs.setup(container);
+        assertThat(setup).isEqualTo(new LogSetup("Engine", "json-file", Set.of("max-size", "max-file", "compress")));
+        LogRetention retention = new LogRetention(TestDocker.containerConfig());
+        assertThat(retention.forLog(setup)).isSameAs(retention);
+    }
+
+    @Test
+    void anOptionThatAddsToEveryRecordIsInTheSetup() {
+        String tagged = clients.control()
+                .createContainerCmd(TestDocker.AGENT_IMAGE)
+                .withCmd("true")
+                .withLabels(Map.of(Labels.DISPATCH_ID, "d-tagged", Labels.WORKER_ID, "logs-it"))
+                .withHostConfig(HostConfig.newHostConfig()
+                        .withNetworkMode("none")
+                        .withLogConfig(new LogConfig(
+                                LogConfig.LoggingType.JSON_FILE, Map.of("max-size", "1m", "tag", "{{.Name}}"))))
+                .exec()
+                .getId();
+        try {
+            assertThat(logs.setup(tagged)).isEqualTo(new LogSetup("Engine", "json-file", Set.of("max-size", "tag")));
+        } finally {
+            runtime.remove(tagged);
+        }
+    }
+
+    private static final Pattern TIME = Pattern.compile("\"time\":\"([^\"]+)\"");
+
+    /**
+     * The count of ADR 0036 against the log file the engine wrote (read from
+     * the engine's host, which the suite's engine shares): above it by the
+     * bytes the timestamps fell short of their longest, and by a frame for
+     * each message the count allows that the driver did not write (the end
+     * of each stream, empty here, and a cut per 16 KiB).
+     */
+    @Test
+    void theCountIsTheLogFileTheEngineWroteAndNoLess() throws IOException {
+        Path file =
+                Path.of(clients.control().inspectContainerCmd(container).exec().getLogPath());
+        List<String> records = Files.readAllLines(file, StandardCharsets.UTF_8);
+        long shortTimes = 0;
+        for (String record : records) {
+            Matcher time = TIME.matcher(record);
+            assertThat(time.find()).as(record).isTrue();
+            shortTimes +=
+                    "2026-11-23T21:42:17.516484408Z".length() - time.group(1).length();
+        }
+        byte[] stdout = (seq(50000) + "key=SeCrEtVaLuE\n").getBytes(StandardCharsets.UTF_8);
+        byte[] stderr = seq(2000).getBytes(StandardCharsets.UTF_8);
+        long bound = counted("stdout", stdout) + counted("stderr", stderr);
+        long phantoms = (1 + stdout.length / (16 << 10)) + (1 + stderr.length / (16 << 10));
+        assertThat(records).hasSize(50000 + 1 + 2000);
+        assertThat(bound).isEqualTo(Files.size(file) + shortTimes + phantoms * 69);
+    }
+
+    private static long counted(String stream, byte[] written) {
+        OutputCollector collector = new OutputCollector(stream, 1 << 20, "/logs", "n", SecretMasker.NONE);
+        for (int at = 0; at < written.length; at += 1024) {
+            collector.write(written, at, Math.min(1024, written.length - at));
+        }
+        return collector.jsonFileLogBound();
     }
 }

@@ -2,11 +2,18 @@ package dev.sluice.container;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Set;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.sluice.testsupport.TestDocker;
 
 class LogRetentionTest {
+
+    /** A container's log as Docker describes it when only the worker's options apply. */
+    static final LogSetup MEASURED = new LogSetup("Engine", "json-file", Set.of("max-size", "max-file", "compress"));
 
     private static LogRetention retention(String driver, long sizeMib, int files) {
         return new LogRetention(TestDocker.containerConfig(driver, sizeMib, files));
@@ -58,5 +65,40 @@ class LogRetentionTest {
         // Other drivers write other records: the json-file count says nothing of them.
         assertThat(retention("local", 32, 4).recordsFit(0)).isFalse();
         assertThat(retention("journald", 32, 4).recordsFit(0)).isFalse();
+    }
+
+    @Test
+    void aLogSetUpAsMeasuredKeepsEveryAnswer() {
+        LogRetention r = retention("json-file", 32, 4);
+        LogRetention told = r.forLog(MEASURED);
+        assertThat(told.possiblyRotated((3L * 32 << 20) / 72)).isFalse();
+        assertThat(told.recordsFit(3L * 32 << 20)).isTrue();
+        assertThat(told.provenWholeBytes()).isEqualTo(3 * ((32L << 20) - LogRetention.RECORD_MARGIN) / 72);
+        // Docker leaves out the options nobody set.
+        assertThat(r.forLog(new LogSetup("Engine", "json-file", Set.of("max-size"))))
+                .isSameAs(r);
+    }
+
+    static Set<LogSetup> otherwise() {
+        return Set.of(
+                // Each of json-file's options that adds attrs to every record, as a daemon's log-opts would.
+                new LogSetup("Engine", "json-file", Set.of("max-size", "max-file", "labels")),
+                new LogSetup("Engine", "json-file", Set.of("max-size", "max-file", "labels-regex")),
+                new LogSetup("Engine", "json-file", Set.of("max-size", "max-file", "env")),
+                new LogSetup("Engine", "json-file", Set.of("max-size", "max-file", "env-regex")),
+                new LogSetup("Engine", "json-file", Set.of("max-size", "max-file", "tag")),
+                // An option this worker does not know of.
+                new LogSetup("Engine", "json-file", Set.of("max-size", "max-file", "mode")),
+                // Podman, whose json-file is its k8s-file; an engine that names nothing; another driver.
+                new LogSetup("Podman Engine", "json-file", Set.of("max-size")),
+                new LogSetup("", "json-file", Set.of("max-size")),
+                new LogSetup("Engine", "local", Set.of("max-size")),
+                new LogSetup("Engine", "", Set.of()));
+    }
+
+    @ParameterizedTest
+    @MethodSource("otherwise")
+    void aLogSetUpOtherwiseCanTellNothing(LogSetup setup) {
+        LogSetupTest.assertUntold(retention("json-file", 32, 4).forLog(setup));
     }
 }

@@ -12,7 +12,6 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
 
 /**
  * The bound counted while a stream is written against the exact size of the
@@ -63,7 +62,7 @@ class JsonFileLogSizeTest {
                 i += unit;
             } else {
                 text += switch (c) {
-                    case '"', '\\', '\n', '\r', '\t' -> 2;
+                    case '"', '\\', '\n', '\r' -> 2;
                     case '<', '>', '&' -> 6;
                     default -> c < 0x20 ? 6 : 1;
                 };
@@ -82,13 +81,8 @@ class JsonFileLogSizeTest {
         return -1;
     }
 
-    /** The bound of a stream examined for escapes from its first byte. */
     private static long bound(byte[] stream, List<Integer> chunks) {
-        return bound(stream, chunks, 0);
-    }
-
-    private static long bound(byte[] stream, List<Integer> chunks, long examineFrom) {
-        JsonFileLogSize size = new JsonFileLogSize(examineFrom);
+        JsonFileLogSize size = new JsonFileLogSize();
         Chunks.feed(stream, chunks, size::update);
         return size.bound();
     }
@@ -111,28 +105,14 @@ class JsonFileLogSizeTest {
     }
 
     @Test
-    void theUnexaminedPrefixIsChargedAsIfEveryByteEscaped() {
-        byte[] lines = "0123456789\n".repeat(1000).getBytes(StandardCharsets.UTF_8);
-        long worst = 11_000 + 5 * (11_000 - 1000) + 1000 + 1001L * JsonFileLogSize.RECORD_FRAME;
-        assertThat(bound(lines, List.of(4096), JsonFileLogSize.UNEXAMINED_PREFIX))
-                .isEqualTo(worst);
-        // A chunk that begins inside the prefix is charged whole (4096 bytes, 372 of them newlines);
-        // the chunks after it are examined, and have nothing to escape but their newlines.
-        assertThat(bound(lines, List.of(4096), 1))
-                .isEqualTo(11_000 + 5 * (4096 - 372) + 1000 + 1001L * JsonFileLogSize.RECORD_FRAME);
-    }
-
-    @Test
     void nothingWrittenTakesNothing() {
         assertThat(new JsonFileLogSize().bound()).isZero();
     }
 
     @Property(tries = 300)
     void theBoundIsNeverBelowTheRecordsTheDriverWrites(
-            @ForAll("streams") byte[] stream,
-            @ForAll("chunkSizes") List<Integer> chunks,
-            @ForAll @IntRange(max = 8192) int examineFrom) {
-        assertThat(bound(stream, chunks, examineFrom)).isGreaterThanOrEqualTo(exactRecords(stream));
+            @ForAll("streams") byte[] stream, @ForAll("chunkSizes") List<Integer> chunks) {
+        assertThat(bound(stream, chunks)).isGreaterThanOrEqualTo(exactRecords(stream));
     }
 
     @Provide

@@ -44,12 +44,14 @@ public class ContainerRuntime implements ContainerInventory {
     private final ContainerConfig config;
     private final OutDirectory outDir;
     private final HostsFile hosts;
+    private final NoneNetworkChoice noneNetwork;
 
     public ContainerRuntime(DockerClients clients, ContainerConfig config) {
         this.clients = clients;
         this.config = config;
         this.outDir = new OutDirectory(clients, config);
         this.hosts = new HostsFile(clients, this::remove);
+        this.noneNetwork = new NoneNetworkChoice(config.noneNetwork(), clients);
     }
 
     /**
@@ -140,11 +142,20 @@ public class ContainerRuntime implements ContainerInventory {
         return outDir.witnessTail(containerId, stdout);
     }
 
-    /** Looks up the volume of bare namespaces' /etc/hosts, if containers get one (ADR 0043); for the warm-up. */
+    /**
+     * Settles how containers of {@code network: none} are isolated, and looks
+     * up the volume of bare namespaces' /etc/hosts if they get one (ADRs 0043,
+     * 0047); for the warm-up, which changes nothing.
+     */
     void lookUpHostsFile() {
-        if (bareNamespaces()) {
+        if (noneNetwork.bare()) {
             hosts.lookUp();
         }
+    }
+
+    /** How containers of {@code network: none} are isolated and why, settled from {@code engineVersion} if not yet. */
+    NoneNetworkChoice.Choice noneNetworkChoice(String engineVersion) {
+        return noneNetwork.settle(engineVersion);
     }
 
     CreateContainerCmd createCommand(ContainerSpec spec, ImageFacts image) {
@@ -178,14 +189,13 @@ public class ContainerRuntime implements ContainerInventory {
         return cmd;
     }
 
-    /** Whether the container gets a bare namespace rather than Docker's {@code none} network (ADR 0042). */
+    /**
+     * Whether the container gets a bare namespace, with the worker's
+     * /etc/hosts, rather than Docker's {@code none} network (ADRs 0042, 0043,
+     * 0047).
+     */
     private boolean bare(ContainerSpec spec) {
-        return NONE.equals(spec.network()) && bareNamespaces();
-    }
-
-    /** Whether containers of {@code network: none} get bare namespaces, with the worker's /etc/hosts (ADR 0043). */
-    private boolean bareNamespaces() {
-        return config.noneNetwork() == ContainerConfig.NoneNetwork.BARE;
+        return NONE.equals(spec.network()) && noneNetwork.bare();
     }
 
     /** What the image says of how it runs: its user, its entrypoint and its command. */

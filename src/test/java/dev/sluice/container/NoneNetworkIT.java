@@ -40,7 +40,8 @@ import dev.sluice.testsupport.WorkerProcess;
  * network writes /etc/hosts from a sandbox of the engine's network
  * controller; the bare namespace has no such sandbox and gets the worker's
  * file from the volume {@code sluice-etc-hosts}, which is written again when
- * it has gone (ADR 0043).
+ * it has gone (ADR 0043). Left to itself, the worker chooses between them by
+ * the engine's version (ADR 0047).
  */
 class NoneNetworkIT {
 
@@ -205,11 +206,19 @@ class NoneNetworkIT {
         }
     }
 
-    /** A worker with the default settings gives its containers the bare namespace, with `localhost`, and warns of nothing. */
+    /**
+     * A worker with the default settings chooses by the engine's version: a
+     * bare namespace on an engine with the network controller's deadlock (this
+     * machine's 20.10.24), Docker's none network on any other; `localhost`
+     * resolves either way, and the log says the choice and why, warning of
+     * nothing.
+     */
     @Test
-    void aWorkerWithTheDefaultsUsesABareNamespace() throws Exception {
-        String workerId = "bare-network-" + System.nanoTime();
-        Map<String, String> env = WorkerProcess.baseEnvironment(WorkerProcess.freshDataDir("bare-network"), workerId);
+    void aWorkerWithTheDefaultsChoosesByTheEngineVersion() throws Exception {
+        String version = clients.control().versionCmd().exec().getVersion();
+        boolean bare = EngineVersions.hasNetworkControllerDeadlock(version);
+        String workerId = "auto-network-" + System.nanoTime();
+        Map<String, String> env = WorkerProcess.baseEnvironment(WorkerProcess.freshDataDir("auto-network"), workerId);
         try (WorkerProcess worker = WorkerProcess.start(env)) {
             String id = worker.submit(WorkerClient.script("cat /proc/net/dev; grep -c localhost /etc/hosts"));
             JsonNode record = worker.awaitTerminal(id, Duration.ofSeconds(60));
@@ -222,13 +231,17 @@ class NoneNetworkIT {
             List<ManagedContainer> containers =
                     new ContainerRuntime(clients, TestDocker.containerConfig()).managedBy(workerId);
             assertThat(containers).hasSize(1);
-            assertThat(clients.control()
+            assertThat(Boolean.TRUE.equals(clients.control()
                             .inspectContainerCmd(containers.get(0).id())
                             .exec()
                             .getConfig()
-                            .getNetworkDisabled())
-                    .isTrue();
-            assertThat(logAfterWarmUp(worker)).doesNotContain(ADVICE);
+                            .getNetworkDisabled()))
+                    .as("engine %s", version)
+                    .isEqualTo(bare);
+            assertThat(logAfterWarmUp(worker))
+                    .contains(NoneNetworkChoice.choose(ContainerConfig.NoneNetwork.AUTO, version)
+                            .describe())
+                    .doesNotContain(ADVICE);
         }
     }
 

@@ -29,6 +29,7 @@ import com.github.dockerjava.api.model.Event;
 import com.github.dockerjava.api.model.EventType;
 import com.github.dockerjava.api.model.Frame;
 
+import dev.sluice.testsupport.EngineEvents;
 import dev.sluice.testsupport.TestDocker;
 import dev.sluice.testsupport.WorkerClient;
 import dev.sluice.testsupport.WorkerProcess;
@@ -41,7 +42,8 @@ import dev.sluice.testsupport.WorkerProcess;
  * controller; the bare namespace has no such sandbox and gets the worker's
  * file from the volume {@code sluice-etc-hosts}, which is written again when
  * it has gone (ADR 0043). Left to itself, the worker chooses between them by
- * the engine's version (ADR 0047).
+ * the engine's version (ADR 0047); {@code HostileImageIT} has images that try
+ * to subvert the file.
  */
 class NoneNetworkIT {
 
@@ -173,29 +175,11 @@ class NoneNetworkIT {
     /** The engine's create events of {@code type} that {@code counted} picks, while {@code action} ran. */
     private static long eventsDuring(EventType type, Predicate<Event> counted, Runnable action)
             throws InterruptedException {
-        Instant since = Instant.now().minusMillis(1);
+        Instant since = Instant.now();
         action.run();
-        Instant until = Instant.now().plusMillis(100);
-        Thread.sleep(200); // the engine answers a query ending in the future only once that time has come
-        List<Event> events = new ArrayList<>();
-        clients.control()
-                .eventsCmd()
-                .withSince(seconds(since))
-                .withUntil(seconds(until))
-                .withEventTypeFilter(type)
-                .withEventFilter("create")
-                .exec(new ResultCallback.Adapter<Event>() {
-                    @Override
-                    public void onNext(Event event) {
-                        events.add(event);
-                    }
-                })
-                .awaitCompletion(30, TimeUnit.SECONDS);
-        return events.stream().filter(counted).count();
-    }
-
-    private static String seconds(Instant t) {
-        return t.getEpochSecond() + "." + String.format("%09d", t.getNano());
+        return EngineEvents.since(clients, type, "create", since).stream()
+                .filter(counted)
+                .count();
     }
 
     private static void removeHostsVolume() {

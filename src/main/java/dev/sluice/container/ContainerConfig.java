@@ -79,20 +79,23 @@ public interface ContainerConfig {
     Duration witnessDrainTimeout();
 
     /**
-     * How a container without a network ({@code network: none}) is isolated:
-     * {@code bare}, the default, a network namespace with loopback alone and no
-     * part of the engine's network controller, whose /etc/hosts is a read-only
-     * file the worker keeps on a named volume ({@code sluice-etc-hosts}), so
-     * {@code localhost} resolves (ADR 0043); or {@code docker}, the engine's
-     * own {@code none} network, a sandbox of its network controller: about
-     * 70 ms more per start, and within reach of Engine 20.10's
-     * network-controller deadlock (ADR 0042).
+     * How a container without a network ({@code network: none}) is isolated
+     * (ADR 0047): {@code auto}, the default, chooses from the engine's version
+     * at start; {@code docker} is the engine's own {@code none} network, a
+     * sandbox of its network controller, which engines before 20.10.27 can
+     * deadlock when such containers exit together (ADR 0042); {@code bare} is a
+     * network namespace with loopback alone and no part of that controller,
+     * whose /etc/hosts is a read-only file the worker keeps on the engine's
+     * volume {@code sluice-etc-hosts} and checks before each start (ADR 0043).
+     * {@code auto} takes {@code bare} on an engine before 20.10.27 and
+     * {@code docker} on any other, or on one whose version it cannot read.
      */
-    @WithDefault("bare")
+    @WithDefault("auto")
     NoneNetwork noneNetwork();
 
     /** See {@link #noneNetwork()}. */
     enum NoneNetwork {
+        AUTO,
         DOCKER,
         BARE
     }

@@ -32,7 +32,7 @@ class ContainerJobs {
     DockerClients clients;
 
     @Inject
-    ContainerConfig config;
+    ContainerRuntime runtime;
 
     /** Read and written only by the engine check, which never runs twice at once. */
     private volatile boolean versionSaid;
@@ -60,22 +60,20 @@ class ContainerJobs {
     }
 
     /**
-     * Said once, the first time the engine answers: its version, and whether it
-     * has the network controller's deadlock that Docker's {@code none} network
-     * can meet (ADR 0042).
+     * Said once, the first time the engine answers: its version, and how
+     * containers of {@code network: none} are isolated and why (ADR 0047), a
+     * warning when they are left within reach of the network controller's
+     * deadlock.
      */
     private void sayVersion() {
         Version version = clients.control().versionCmd().exec();
-        String engine = "Docker engine " + version.getVersion() + ", API " + version.getApiVersion();
-        if (config.noneNetwork() == ContainerConfig.NoneNetwork.DOCKER
-                && EngineVersions.hasNetworkControllerDeadlock(version.getVersion())) {
-            LOG.warnf(
-                    "%s: it can deadlock its network controller when containers exit together (moby/moby#46661,"
-                            + " fixed in 20.10.27); sluice.container.none-network=bare, the default, keeps"
-                            + " containers of network none out of it (ADR 0043)",
-                    engine);
+        NoneNetworkChoice.Choice choice = runtime.noneNetworkChoice(version.getVersion());
+        String line =
+                "Docker engine " + version.getVersion() + ", API " + version.getApiVersion() + "; " + choice.describe();
+        if (choice.warn()) {
+            LOG.warn(line);
         } else {
-            LOG.info(engine);
+            LOG.info(line);
         }
     }
 }

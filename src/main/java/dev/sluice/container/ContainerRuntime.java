@@ -44,24 +44,38 @@ public class ContainerRuntime implements ContainerInventory {
     private final ContainerConfig config;
     private final OutDirectory outDir;
     private final HostsFile hosts;
+    private final HostsFileCheck hostsCheck;
+    private final NoneNetworkChoice noneNetwork;
 
     public ContainerRuntime(DockerClients clients, ContainerConfig config) {
+        this(clients, config, HostsFile.VOLUME);
+    }
+
+    /** @param hostsVolume the volume of bare namespaces' /etc/hosts: tests that spoil it keep it to themselves */
+    ContainerRuntime(DockerClients clients, ContainerConfig config, String hostsVolume) {
         this.clients = clients;
         this.config = config;
         this.outDir = new OutDirectory(clients, config);
-        this.hosts = new HostsFile(clients, this::remove);
+        this.hosts = new HostsFile(clients, hostsVolume, new HostsFileWriter(clients, this::remove));
+        this.hostsCheck = new HostsFileCheck(clients, hosts);
+        this.noneNetwork = new NoneNetworkChoice(config.noneNetwork(), clients);
     }
 
     /**
      * Creates the container with its out-directory; throws {@link ContainerException}
      * with {@code IMAGE_NOT_FOUND} when the image is missing. A container whose
      * out-directory could not be added is removed again. A bare namespace's
-     * /etc/hosts found missing is written once and the create tried again.
+     * /etc/hosts found missing is written once and the create tried again; one
+     * found not to be the worker's file is written again, and if it still is
+     * not, the container is removed and the create fails (ADR 0047).
      */
     public String create(ContainerSpec spec) {
         ImageFacts image = image(spec.image());
         String id = createContainer(spec, image, true);
         try {
+            if (bare(spec)) {
+                hostsCheck.check(id, spec.labels());
+            }
             outDir.prepare(id, runAs(image.user()));
         } catch (ContainerException e) {
             try {
@@ -79,8 +93,23 @@ public class ContainerRuntime implements ContainerInventory {
      * started, again: a worker that stopped between the create and its upload
      * left it without them, and its entrypoint is the witness (ADR 0045). The
      * upload replaces what is there, so it may repeat one that went through.
+     * A bare namespace's /etc/hosts is checked as at the create: the worker
+     * may have stopped before it was.
      */
     public void prepareAgain(String containerId, String image) {
+        InspectContainerResponse created;
+        try {
+            created = clients.control().inspectContainerCmd(containerId).exec();
+        } catch (RuntimeException e) {
+            throw ContainerException.from("inspect", e);
+        }
+        boolean bindsHosts = created.getMounts() != null
+                && created.getMounts().stream()
+                        .anyMatch(m -> m.getDestination() != null
+                                && HostsFile.TARGET.equals(m.getDestination().getPath()));
+        if (bindsHosts) {
+            hostsCheck.check(containerId, created.getConfig().getLabels());
+        }
         outDir.prepare(containerId, runAs(image(image).user()));
     }
 
@@ -98,7 +127,7 @@ public class ContainerRuntime implements ContainerInventory {
                     "image " + spec.image() + " is not present on the engine");
         } catch (RuntimeException e) {
             if (mayWriteHosts && HostsFile.missing(e)) {
-                hosts.write(spec.image(), spec.labels(), hostsWrites);
+                hosts.write(hostsWrites, spec.labels());
                 return createContainer(spec, image, false);
             }
             throw ContainerException.from("create", e);
@@ -140,11 +169,20 @@ public class ContainerRuntime implements ContainerInventory {
         return outDir.witnessTail(containerId, stdout);
     }
 
-    /** Looks up the volume of bare namespaces' /etc/hosts, if containers get one (ADR 0043); for the warm-up. */
+    /**
+     * Settles how containers of {@code network: none} are isolated, and looks
+     * up the volume of bare namespaces' /etc/hosts if they get one (ADRs 0043,
+     * 0047); for the warm-up, which changes nothing.
+     */
     void lookUpHostsFile() {
-        if (bareNamespaces()) {
+        if (noneNetwork.bare()) {
             hosts.lookUp();
         }
+    }
+
+    /** How containers of {@code network: none} are isolated and why, settled from {@code engineVersion} if not yet. */
+    NoneNetworkChoice.Choice noneNetworkChoice(String engineVersion) {
+        return noneNetwork.settle(engineVersion);
     }
 
     CreateContainerCmd createCommand(ContainerSpec spec, ImageFacts image) {
@@ -178,14 +216,13 @@ public class ContainerRuntime implements ContainerInventory {
         return cmd;
     }
 
-    /** Whether the container gets a bare namespace rather than Docker's {@code none} network (ADR 0042). */
+    /**
+     * Whether the container gets a bare namespace, with the worker's
+     * /etc/hosts, rather than Docker's {@code none} network (ADRs 0042, 0043,
+     * 0047).
+     */
     private boolean bare(ContainerSpec spec) {
-        return NONE.equals(spec.network()) && bareNamespaces();
-    }
-
-    /** Whether containers of {@code network: none} get bare namespaces, with the worker's /etc/hosts (ADR 0043). */
-    private boolean bareNamespaces() {
-        return config.noneNetwork() == ContainerConfig.NoneNetwork.BARE;
+        return NONE.equals(spec.network()) && noneNetwork.bare();
     }
 
     /** What the image says of how it runs: its user, its entrypoint and its command. */

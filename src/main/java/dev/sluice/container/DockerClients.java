@@ -46,6 +46,7 @@ public final class DockerClients implements AutoCloseable {
     private final DockerClient control;
     private final DockerClient streaming;
     private final ExecutorService attachThreads;
+    private final Duration callTimeout;
 
     private DockerClients(DockerClientConfig clientConfig, DockerConfig config, Consumer<EngineCall> observed) {
         this.host = clientConfig.getDockerHost();
@@ -65,6 +66,7 @@ public final class DockerClients implements AutoCloseable {
         this.control = DockerClientImpl.getInstance(shared, controlHttp);
         this.streaming = DockerClientImpl.getInstance(shared, streamingHttp);
         this.attachThreads = Executors.newCachedThreadPool(Threads.named("docker-attach-"));
+        this.callTimeout = config.callTimeout();
     }
 
     private EngineHttpClient http(
@@ -107,8 +109,8 @@ public final class DockerClients implements AutoCloseable {
         return streamingHttp;
     }
 
-    /** The control transport itself, for the monitor's probe. */
-    DockerHttpClient controlHttp() {
+    /** The control transport itself, for the monitor's probe and the calls docker-java has no command for. */
+    EngineHttpClient controlHttp() {
         return controlHttp;
     }
 
@@ -128,6 +130,11 @@ public final class DockerClients implements AutoCloseable {
 
     EngineChanges changes() {
         return changes;
+    }
+
+    /** The deadline of each control call ({@code sluice.docker.call-timeout}). */
+    Duration callTimeout() {
+        return callTimeout;
     }
 
     /** Opens an attach over a connection of its own (ADR 0012), set up within the call timeout. */

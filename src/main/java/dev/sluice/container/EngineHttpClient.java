@@ -97,6 +97,25 @@ final class EngineHttpClient implements DockerHttpClient {
     }
 
     /**
+     * The head of the engine's answer to {@code HEAD path}, within the
+     * deadline; the connection is closed. docker-java's requests have no
+     * {@code HEAD}, which is how the engine answers with a path's stat alone.
+     */
+    EngineSocket.Head head(String path) {
+        Exchange exchange = open("HEAD", path);
+        try {
+            exchange.socket.send("HEAD", path, Map.of("Connection", "close"), null);
+            EngineSocket.Head head = exchange.socket.readHead(ByteBuffer.allocate(HEAD_BUFFER));
+            exchange.answered(head.status(), true);
+            return head;
+        } catch (IOException e) {
+            throw exchange.failed(e);
+        } finally {
+            exchange.close();
+        }
+    }
+
+    /**
      * Sends a request that upgrades the connection to a raw stream (attach) and
      * returns the socket once the engine has answered, with the bytes that came
      * after the head in {@code rest}. An answer that refuses the upgrade is read

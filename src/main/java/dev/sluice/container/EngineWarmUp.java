@@ -23,9 +23,11 @@ import com.github.dockerjava.api.model.WaitResponse;
 /**
  * Takes the calls of a dispatch's way through the engine once (inspect the
  * image, create, add the out-directory, attach, start, wait, inspect, signal,
- * read the out-directory) about an image and a container that do not exist,
- * so the engine refuses each and nothing is created or changed, and looks up
- * the volume of bare namespaces' /etc/hosts (ADR 0043): the first
+ * read the out-directory, stat its /etc/hosts) about an image and a container
+ * that do not exist, so the engine refuses each and nothing is created or
+ * changed; settles how containers of {@code network: none} are isolated (the
+ * engine's version, ADR 0047) and, for bare namespaces, looks up the volume of
+ * their /etc/hosts (ADR 0043): the first
  * real dispatch then finds the clients connected and their request and answer
  * mapping loaded, instead of paying for it. The archives the engine would
  * answer with are read from memory. Each call has its client's deadline (ADR
@@ -77,6 +79,9 @@ public final class EngineWarmUp {
         }
         runtime.signal(container, "SIGKILL");
         outDirectory(container);
+        if (ContainerPaths.stat(clients, container, HostsFile.TARGET) != null) {
+            throw new IllegalStateException("container " + container + " has an /etc/hosts");
+        }
         runtime.lookUpHostsFile();
         // Refused calls bring back no answers; the readers of those a dispatch gets are prepared here.
         for (Class<?> answer : List.of(

@@ -1,34 +1,32 @@
 package dev.sluice.container;
 
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.List;
+import java.time.Duration;
 import java.util.Map;
-import java.util.UUID;
-import java.util.function.Consumer;
-
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import com.github.dockerjava.api.exception.BadRequestException;
 import com.github.dockerjava.api.exception.NotFoundException;
-import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
 
 /**
- * The /etc/hosts of containers in a bare network namespace (ADR 0043), which
- * the engine leaves empty. One file, with the lines the engine writes for its
- * own {@code none} network, lives on a named volume of the engine; containers
- * get it bind-mounted read-only from the volume's path on the engine's host,
- * which the engine resolves (the worker never touches that path itself).
+ * The /etc/hosts of containers in a bare network namespace (ADRs 0043, 0047),
+ * which the engine leaves empty. One file, with the lines the engine writes
+ * for its own {@code none} network, lives on a named volume of the engine;
+ * containers get it bind-mounted read-only from the volume's path on the
+ * engine's host, which the engine resolves (the worker never touches that
+ * path itself). The engine follows a link there on its own host, so every
+ * container's is checked before it starts ({@link HostsFileCheck}).
  *
- * <p>The volume is created, or found, at the first use. The file is written
- * only when a create finds it missing (a fresh engine, a pruned volume):
- * through a helper container of the dispatch's image that mounts the volume,
- * is never started, and is removed at once. The helper is labelled as a
- * dispatch without a record, so the reaper removes it should the worker stop
- * between its create and its removal. Workers sharing the engine write the
- * same bytes.
+ * <p>The file is written ({@link HostsFileWriter}) when a create fails because
+ * it is missing (a fresh engine, a pruned volume), or when a check finds it
+ * wrong. Creates that need a write at once share one: the first makes it, the
+ * others wait for it (at most {@link #ROUND_CALLS} call deadlines). No lock
+ * is held across a call to the engine.
  */
 final class HostsFile {
 
@@ -44,35 +42,53 @@ final class HostsFile {
                     + "ff02::2\tip6-allrouters\n")
             .getBytes(StandardCharsets.US_ASCII);
 
-    private static final String FILE = "hosts";
-    /** Where the helper mounts the volume. */
-    private static final String HELPER_TARGET = "/sluice-etc-hosts";
+    /** Where containers get it. */
+    static final String TARGET = "/etc/hosts";
+
+    /**
+     * The most engine calls (or waits for a turn among the engine changes) a
+     * check makes, each within the call deadline: a read (stat, archive,
+     * stat), a write (the volume, the image's inspection, its import and
+     * inspection again, a create and a removal with their turns, the upload)
+     * and a read again. A caller waits for another's check or write that long
+     * at most.
+     */
+    private static final int ROUND_CALLS = 15;
 
     private final DockerClients clients;
-    private final Consumer<String> remove;
+    private final String volume;
+    private final HostsFileWriter writer;
     /** The file's path on the engine's host, once the volume is known. */
     private volatile String source;
-    /** How many times this worker has written the file; guarded by {@code this}. */
-    private long writes;
+    /** Guards {@link #writes} and {@link #writing}; never held across a call to the engine. */
+    private final Object writeLock = new Object();
 
-    /** @param remove how containers are removed, so the helper goes the way every container does */
-    HostsFile(DockerClients clients, Consumer<String> remove) {
+    private long writes;
+    private CompletableFuture<Void> writing;
+
+    /** @param volume the named volume of the file; {@link #VOLUME} but in tests that must not share it */
+    HostsFile(DockerClients clients, String volume, HostsFileWriter writer) {
         this.clients = clients;
-        this.remove = remove;
+        this.volume = volume;
+        this.writer = writer;
+    }
+
+    /** The named volume of the file. */
+    String volume() {
+        return volume;
     }
 
     /** The read-only bind mount of the file at /etc/hosts; creates or finds the volume the first time. */
     Mount mount() {
         String path = source;
         if (path == null) {
-            synchronized (this) {
-                path = source != null ? source : (source = volumePath());
-            }
+            path = volumePath(); // creates that race here are given the same volume
+            source = path;
         }
         return new Mount()
                 .withType(MountType.BIND)
                 .withSource(path)
-                .withTarget("/etc/hosts")
+                .withTarget(TARGET)
                 .withReadOnly(true);
     }
 
@@ -84,24 +100,22 @@ final class HostsFile {
         if (source != null) {
             return;
         }
-        String mountpoint;
         try {
-            mountpoint = clients.control().inspectVolumeCmd(VOLUME).exec().getMountpoint();
+            String mountpoint =
+                    clients.control().inspectVolumeCmd(volume).exec().getMountpoint();
+            source = mountpoint + "/" + HostsFileWriter.FILE;
         } catch (NotFoundException e) {
-            return;
+            // left to the first create
         } catch (RuntimeException e) {
-            throw ContainerException.from("inspect volume " + VOLUME, e);
-        }
-        synchronized (this) {
-            if (source == null) {
-                source = mountpoint + "/" + FILE;
-            }
+            throw ContainerException.from("inspect volume " + volume, e);
         }
     }
 
     /** The file's writes so far: a create that finds it missing passes what it saw before it tried. */
-    synchronized long writes() {
-        return writes;
+    long writes() {
+        synchronized (writeLock) {
+            return writes;
+        }
     }
 
     /** Whether a create failed because the file the mount names is not on the engine's host. */
@@ -112,64 +126,68 @@ final class HostsFile {
 
     /**
      * Writes the file, unless it was written since {@code seen} (another create
-     * found it missing first), through a helper container of {@code image}.
+     * found it missing or wrong first), or joins a write under way.
      */
-    synchronized void write(String image, Map<String, String> labels, long seen) {
-        if (writes != seen) {
+    void write(long seen, Map<String, String> labels) {
+        CompletableFuture<Void> mine;
+        CompletableFuture<Void> theirs;
+        synchronized (writeLock) {
+            if (writes != seen) {
+                return;
+            }
+            theirs = writing;
+            mine = theirs == null ? (writing = new CompletableFuture<>()) : null;
+        }
+        if (theirs != null) {
+            await(theirs, "another create's write of " + TARGET, clients.callTimeout());
             return;
         }
-        source = volumePath(); // a pruned volume comes back under the same path
-        String helper = createHelper(image, labels);
         try {
-            ArchiveUpload.put(clients, helper, HELPER_TARGET, fileTar(), "write /etc/hosts");
-        } finally {
-            try {
-                remove.accept(helper);
-            } catch (ContainerException gone) {
-                // the reaper finds it by its labels
+            source = volumePath(); // a pruned volume comes back under the same path
+            writer.write(volume, CONTENT, labels);
+            synchronized (writeLock) {
+                writes++;
+                writing = null;
             }
+            mine.complete(null);
+        } catch (RuntimeException e) {
+            synchronized (writeLock) {
+                writing = null;
+            }
+            mine.completeExceptionally(e);
+            throw e;
         }
-        writes++;
+    }
+
+    /**
+     * Waits for another caller's check or write of the file, at most
+     * {@link #ROUND_CALLS} call deadlines; its failure is this caller's too.
+     */
+    static void await(CompletableFuture<Void> theirs, String what, Duration callTimeout) {
+        Duration bound = callTimeout.multipliedBy(ROUND_CALLS);
+        try {
+            theirs.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof ContainerException ce
+                    ? ce
+                    : new ContainerException(ContainerException.Reason.ENGINE_ERROR, what + " failed: " + e.getCause());
+        } catch (TimeoutException e) {
+            throw new ContainerException(
+                    ContainerException.Reason.ENGINE_UNAVAILABLE,
+                    what + " did not end within " + EngineTimeoutException.readable(bound));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ContainerException(ContainerException.Reason.ENGINE_UNAVAILABLE, what + ": interrupted");
+        }
     }
 
     private String volumePath() {
         try {
             String mountpoint =
-                    clients.control().createVolumeCmd().withName(VOLUME).exec().getMountpoint();
-            return mountpoint + "/" + FILE;
+                    clients.control().createVolumeCmd().withName(volume).exec().getMountpoint();
+            return mountpoint + "/" + HostsFileWriter.FILE;
         } catch (RuntimeException e) {
-            throw ContainerException.from("create volume " + VOLUME, e);
+            throw ContainerException.from("create volume " + volume, e);
         }
-    }
-
-    private String createHelper(String image, Map<String, String> labels) {
-        Map<String, String> helperLabels = new HashMap<>(labels);
-        helperLabels.put(Labels.DISPATCH_ID, "etc-hosts-" + UUID.randomUUID());
-        try {
-            return clients.changes()
-                    .call(
-                            "create",
-                            clients.control()
-                                    .createContainerCmd(image)
-                                    .withCmd("true") // never started
-                                    .withLabels(helperLabels)
-                                    .withNetworkDisabled(true)
-                                    .withHostConfig(HostConfig.newHostConfig()
-                                            .withNetworkMode("none")
-                                            .withMounts(List.of(new Mount()
-                                                    .withType(MountType.VOLUME)
-                                                    .withSource(VOLUME)
-                                                    .withTarget(HELPER_TARGET))))::exec)
-                    .getId();
-        } catch (RuntimeException e) {
-            throw ContainerException.from("create the /etc/hosts helper", e);
-        }
-    }
-
-    private static byte[] fileTar() {
-        TarArchiveEntry entry = new TarArchiveEntry(FILE);
-        entry.setMode(TarArchiveEntry.DEFAULT_FILE_MODE & ~0777 | 0644);
-        entry.setSize(CONTENT.length);
-        return ArchiveUpload.of(entry, CONTENT);
     }
 }

@@ -1,7 +1,5 @@
 package dev.sluice.container;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -125,19 +123,7 @@ final class OutDirectory {
         if (!enabled) {
             return OutFile.absent();
         }
-        try (DockerHttpClient.Response response = clients.controlHttp().execute(archive(containerId, file))) {
-            if (response.getStatusCode() == 404) {
-                return OutFile.absent();
-            }
-            if (response.getStatusCode() != 200) {
-                return OutFile.unreadable(ContainerException.fromStatus(
-                                "archive", response.getStatusCode(), Attachment.readError(response))
-                        .getMessage());
-            }
-            return TarEntryReader.read(response.getBody(), file, maxBytes);
-        } catch (RuntimeException e) {
-            return OutFile.unreadable(ContainerException.from("archive", e).getMessage());
-        }
+        return ContainerPaths.read(clients, containerId, path + "/" + file, file, maxBytes);
     }
 
     /**
@@ -149,7 +135,8 @@ final class OutDirectory {
         if (!enabled) {
             return OutArchive.End.COMPLETE;
         }
-        try (DockerHttpClient.Response response = clients.controlHttp().execute(archive(containerId, dir))) {
+        try (DockerHttpClient.Response response =
+                clients.controlHttp().execute(ContainerPaths.archive(containerId, path + "/" + dir))) {
             if (response.getStatusCode() == 404) {
                 return OutArchive.End.COMPLETE;
             }
@@ -162,14 +149,5 @@ final class OutDirectory {
         } catch (RuntimeException e) {
             return OutArchive.End.cut(ContainerException.from("archive", e).getMessage());
         }
-    }
-
-    /** The engine's archive of a path of the out-directory: the path itself, a link never followed. */
-    private DockerHttpClient.Request archive(String containerId, String relative) {
-        return DockerHttpClient.Request.builder()
-                .method(DockerHttpClient.Request.Method.GET)
-                .path("/containers/" + containerId + "/archive?path="
-                        + URLEncoder.encode(path + "/" + relative, StandardCharsets.UTF_8))
-                .build();
     }
 }

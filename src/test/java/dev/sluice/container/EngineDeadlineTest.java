@@ -82,12 +82,18 @@ class EngineDeadlineTest {
                 new ContainerRuntime(clients, TestDocker.containerConfig(ContainerConfig.NoneNetwork.DOCKER));
         // In a bare namespace the hosts file's volume is asked for first (ADR 0043).
         ContainerRuntime bare = new ContainerRuntime(clients, TestDocker.containerConfig());
+        // Left to choose, it asks the engine's version first (ADR 0047).
+        ContainerRuntime auto =
+                new ContainerRuntime(clients, TestDocker.containerConfig(ContainerConfig.NoneNetwork.AUTO));
         ContainerLogs logs = new ContainerLogs(clients);
 
         Map<String, Runnable> calls = new LinkedHashMap<>();
         calls.put("inspect image", () -> runtime.create(spec("slow:1")));
         calls.put("create", () -> runtime.create(spec("good:1")));
         calls.put("create volume " + HostsFile.VOLUME, () -> bare.create(spec("good:2")));
+        calls.put("version", () -> auto.create(spec("good:3")));
+        // A bare namespace's /etc/hosts is checked through the engine's stat of it before the start.
+        calls.put("stat /etc/hosts", () -> ContainerPaths.stat(clients, "c1", HostsFile.TARGET));
         calls.put("start", () -> runtime.start("c1"));
         calls.put("inspect", () -> runtime.inspect("c1"));
         calls.put("kill", () -> runtime.signal("c1", "SIGTERM"));
@@ -123,7 +129,7 @@ class EngineDeadlineTest {
         Set<String> operations = Set.of(
                 "inspect_image",
                 "create",
-                "other", // the volume
+                "other", // the volume, the version, the stat
                 "start",
                 "inspect",
                 "kill",
@@ -149,14 +155,14 @@ class EngineDeadlineTest {
                                         "remove",
                                         "list")
                                 : operations);
-        assertThat(observed).hasSize(calls.size() + 2); // the good image's inspections, answered
+        assertThat(observed).hasSize(calls.size() + 3); // the good image's inspections, answered
         assertThat(engine.accepted()).isGreaterThanOrEqualTo(calls.size());
         assertThat(engine.awaitAllClosed(WITHIN)).as("every connection closed").isTrue();
         assertThat(streamThreads()).as("docker-java's wait threads ended").isEmpty();
     }
 
     private static boolean bodiless(String call) {
-        return List.of("start", "kill", "remove").contains(call);
+        return List.of("start", "kill", "remove", "stat /etc/hosts").contains(call);
     }
 
     private record Outcome(Duration took, ContainerException failure) {}

@@ -8,8 +8,9 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * A {@link ScriptedEngine} on a Unix socket for the worker under test, started
- * before it. It begins healthy: it answers its ping, knows the test agent
- * image and the volume of bare namespaces' /etc/hosts (ADR 0043), holds no
+ * before it. It begins healthy: it answers its ping, says it is an engine
+ * whose containers of network none get bare namespaces (ADR 0047), knows the
+ * test agent image and the volume of their /etc/hosts (ADR 0043), holds no
  * containers and refuses the rest as the engine would. Tests
  * change its answers through {@link #engine()}.
  */
@@ -22,6 +23,9 @@ public final class ScriptedEngineResource implements QuarkusTestResourceLifecycl
         return request -> {
             if (request.endsWith("/_ping")) {
                 return ScriptedEngine.Reply.answer(200, "OK");
+            }
+            if (request.startsWith("GET") && request.contains("/version")) {
+                return ScriptedEngine.Reply.answer(200, "{\"Version\":\"20.10.24+dfsg1\",\"ApiVersion\":\"1.41\"}");
             }
             if (request.startsWith("GET") && request.contains("/containers/json")) {
                 return ScriptedEngine.Reply.answer(200, "[]");

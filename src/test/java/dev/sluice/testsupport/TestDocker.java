@@ -111,8 +111,13 @@ public final class TestDocker {
 
     /** The same, labelled as a dispatch's of the worker {@code workerId}. */
     public static ContainerSpec shellSpec(String script, String dispatchId, String workerId) {
+        return shellSpec(AGENT_IMAGE, script, dispatchId, workerId);
+    }
+
+    /** The same, of another image that has a shell. */
+    public static ContainerSpec shellSpec(String image, String script, String dispatchId, String workerId) {
         return new ContainerSpec(
-                AGENT_IMAGE,
+                image,
                 List.of("sh", "-c", script),
                 Map.of(),
                 null,

@@ -99,7 +99,7 @@ public final class CallbackDelivery {
                 continue;
             }
             started++;
-            senders.execute(LogScope.wrap(d.key(), () -> {
+            senders.execute(LogScope.wrap(d.subject(), () -> {
                 try {
                     attempt(d);
                 } catch (RuntimeException e) {
@@ -116,9 +116,9 @@ public final class CallbackDelivery {
 
     private void attempt(CallbackStore.Due due) {
         // A group's messages have no dispatch to ask for an encoding: they travel as they are.
-        Optional<DispatchStore.CallbackBody> stored = due.table() == CallbackStore.Table.RESULTS
-                ? dispatches.callbackBody(due.key())
-                : outbox.messageBody(due.key())
+        Optional<DispatchStore.CallbackBody> stored = due.dispatchId() != null
+                ? dispatches.callbackBody(due.dispatchId())
+                : outbox.messageBody(due.id())
                         .map(body -> new DispatchStore.CallbackBody(body, DispatchSpec.CallbackEncoding.IDENTITY));
         if (stored.isEmpty()) {
             return; // the record is gone (reaped): nothing to deliver

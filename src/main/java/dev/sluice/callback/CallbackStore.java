@@ -18,13 +18,12 @@ import dev.sluice.store.Jdbc;
 import dev.sluice.store.StoredBody;
 
 /**
- * The callback outbox, in the dispatch store. A row is written in the same
- * transaction as the result it delivers; claims lock rows with
+ * The callback outbox, in the dispatch store (ADR 0050). A row is written in
+ * the same transaction as what it delivers; claims lock rows with
  * {@code FOR UPDATE SKIP LOCKED} and hold them for a lease, so any live worker
- * can deliver any row and two never send the same one at once. Besides the
- * results of dispatches it holds stored messages (a group's batches and final
- * callback, ADR 0028), in a table of their own with the same columns, claimed
- * and recorded by the same statements.
+ * can deliver any row and two never send the same one at once. A row is either
+ * a dispatch's result, whose body is the stored result, or a stored message (a
+ * group's batch or final callback, ADR 0028), whose body is in the row.
  */
 public class CallbackStore implements Outbox {
 
@@ -34,27 +33,16 @@ public class CallbackStore implements Outbox {
     }
 
     /**
-     * The two outbox tables: deliveries of dispatch results, keyed by dispatch
-     * id, whose body is the dispatch's stored result; and stored messages,
-     * keyed by webhook-id, whose body is in the row.
+     * A claimed delivery: its row, and the dispatch whose stored result it
+     * sends, or {@code null} for a stored message.
      */
-    enum Table {
-        RESULTS("callbacks", "dispatch_id", "callback_attempts"),
-        MESSAGES("callback_messages", "webhook_id", "callback_message_attempts");
+    record Due(long id, String dispatchId, String webhookId, String url, int roundAttempts) {
 
-        final String name;
-        final String key;
-        final String attempts;
-
-        Table(String name, String key, String attempts) {
-            this.name = name;
-            this.key = key;
-            this.attempts = attempts;
+        /** What its log lines are about: the dispatch, or the message. */
+        String subject() {
+            return dispatchId != null ? dispatchId : webhookId;
         }
     }
-
-    /** A claimed delivery: its table, and its key there (a dispatch id, or the message's webhook-id). */
-    record Due(Table table, String key, String webhookId, String url, int roundAttempts) {}
 
     /** What one attempt did to a delivery. */
     record Outcome(
@@ -105,7 +93,7 @@ public class CallbackStore implements Outbox {
     @Override
     public void enqueue(Jdbc.Tx tx, String dispatchId, Instant finishedAt) {
         tx.update(
-                "INSERT INTO callbacks (dispatch_id, webhook_id, url, state, next_attempt_at, created_at) "
+                "INSERT INTO callback_outbox (dispatch_id, webhook_id, url, state, next_attempt_at, created_at) "
                         + "SELECT id, ?, callback_url, 'pending', ?, ? FROM dispatches WHERE id = ? "
                         + "AND callback_url IS NOT NULL",
                 webhookId(dispatchId),
@@ -120,7 +108,7 @@ public class CallbackStore implements Outbox {
      */
     public void enqueueMessage(Jdbc.Tx tx, String webhookId, String url, byte[] body, Instant at) {
         tx.update(
-                "INSERT INTO callback_messages (webhook_id, url, body, state, next_attempt_at, created_at) "
+                "INSERT INTO callback_outbox (webhook_id, url, body, state, next_attempt_at, created_at) "
                         + "VALUES (?, ?, ?, 'pending', ?, ?)",
                 webhookId,
                 url,
@@ -132,50 +120,38 @@ public class CallbackStore implements Outbox {
     /**
      * Deletes the stored messages that were delivered or given up before
      * {@code before}, with their attempts: kept as long as dispatch records
-     * are. Pending ones stay, however old. Returns how many it deleted.
+     * are. Pending ones stay, however old. A result's delivery goes with its
+     * dispatch's record. Returns how many it deleted.
      */
     public int reapMessages(Instant before) {
         return jdbc.update(
-                "DELETE FROM callback_messages WHERE state IN ('delivered', 'dead') "
+                "DELETE FROM callback_outbox WHERE dispatch_id IS NULL AND state IN ('delivered', 'dead') "
                         + "AND COALESCE(delivered_at, last_attempt_at, created_at) < ?",
                 before);
     }
 
     /** The body of a stored message; empty when it is gone. */
-    Optional<StoredBody> messageBody(String webhookId) {
-        return jdbc.one(
-                "SELECT body FROM callback_messages WHERE webhook_id = ?",
-                row -> StoredBody.of(row.bytes("body")),
-                webhookId);
+    Optional<StoredBody> messageBody(long id) {
+        return jdbc.one("SELECT body FROM callback_outbox WHERE id = ?", row -> StoredBody.of(row.bytes("body")), id);
     }
 
-    /**
-     * Claims up to {@code limit} due deliveries for {@code worker} until
-     * {@code leaseUntil}: results first, then messages with what is left.
-     */
+    /** Claims up to {@code limit} due deliveries for {@code worker} until {@code leaseUntil}, the longest due first. */
     List<Due> claim(Instant now, int limit, String worker, Instant leaseUntil) {
         return jdbc.transaction("claim callbacks", tx -> {
-            List<Due> due = new ArrayList<>();
-            for (Table table : Table.values()) {
-                if (due.size() >= limit) {
-                    break;
-                }
-                List<Due> claimed = tx.query(
-                        "SELECT " + table.key + ", webhook_id, url, round_attempts FROM " + table.name
-                                + " WHERE state = 'pending' AND next_attempt_at <= ? "
-                                + "AND (claimed_until IS NULL OR claimed_until < ?) "
-                                + "ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED",
-                        row -> new Due(table, row.string(1), row.string(2), row.string(3), (int) row.number(4)),
-                        now,
-                        now,
-                        limit - due.size());
-                tx.batch(
-                        "UPDATE " + table.name + " SET claimed_by = ?, claimed_until = ? WHERE " + table.key + " = ?",
-                        claimed.stream()
-                                .map(d -> new Object[] {worker, leaseUntil, d.key()})
-                                .toList());
-                due.addAll(claimed);
-            }
+            List<Due> due = tx.query(
+                    "SELECT id, dispatch_id, webhook_id, url, round_attempts FROM callback_outbox "
+                            + "WHERE state = 'pending' AND next_attempt_at <= ? "
+                            + "AND (claimed_until IS NULL OR claimed_until < ?) "
+                            + "ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED",
+                    row -> new Due(row.number(1), row.string(2), row.string(3), row.string(4), (int) row.number(5)),
+                    now,
+                    now,
+                    limit);
+            tx.batch(
+                    "UPDATE callback_outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?",
+                    due.stream()
+                            .map(d -> new Object[] {worker, leaseUntil, d.id()})
+                            .toList());
             return due;
         });
     }
@@ -184,13 +160,12 @@ public class CallbackStore implements Outbox {
     void record(Due due, String worker, Outcome outcome) {
         String error = truncate(outcome.error());
         String state = outcome.state().wire();
-        Table table = due.table();
         jdbc.transaction("record callback attempt", tx -> {
             int updated = tx.update(
-                    "UPDATE " + table.name + " SET attempts = attempts + 1, round_attempts = round_attempts + 1, "
+                    "UPDATE callback_outbox SET attempts = attempts + 1, round_attempts = round_attempts + 1, "
                             + "state = ?, next_attempt_at = ?, last_attempt_at = ?, last_status = ?, last_error = ?, "
                             + "delivered_at = CASE WHEN ? = 'delivered' THEN ? ELSE delivered_at END, "
-                            + "claimed_by = NULL, claimed_until = NULL WHERE " + table.key + " = ? AND claimed_by = ?",
+                            + "claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?",
                     state,
                     outcome.nextAttemptAt(),
                     outcome.at(),
@@ -198,20 +173,19 @@ public class CallbackStore implements Outbox {
                     error,
                     state,
                     outcome.at(),
-                    due.key(),
+                    due.id(),
                     worker);
             if (updated == 0) {
                 return false;
             }
             tx.update(
-                    "INSERT INTO " + table.attempts + " (" + table.key + ", attempt, at, status, error, duration_ms) "
-                            + "SELECT " + table.key + ", attempts, ?, ?, ?, ? FROM " + table.name + " WHERE "
-                            + table.key + " = ?",
+                    "INSERT INTO callback_outbox_attempts (delivery_id, attempt, at, status, error, duration_ms) "
+                            + "SELECT id, attempts, ?, ?, ?, ? FROM callback_outbox WHERE id = ?",
                     outcome.at(),
                     outcome.status(),
                     error,
                     outcome.durationMs(),
-                    due.key());
+                    due.id());
             return true;
         });
     }
@@ -222,26 +196,22 @@ public class CallbackStore implements Outbox {
      */
     public long pending(Duration timeout) {
         return jdbc.bounded(timeout)
-                .one(
-                        "SELECT (SELECT COUNT(*) FROM callbacks WHERE state = 'pending') "
-                                + "+ (SELECT COUNT(*) FROM callback_messages WHERE state = 'pending')",
-                        row -> row.number(1))
+                .one("SELECT COUNT(*) FROM callback_outbox WHERE state = 'pending'", row -> row.number(1))
                 .orElse(0L);
     }
 
     /** Gives a claim back without an attempt (the receiving host was busy). */
     void release(Due due, String worker) {
         jdbc.update(
-                "UPDATE " + due.table().name + " SET claimed_by = NULL, claimed_until = NULL WHERE " + due.table().key
-                        + " = ? AND claimed_by = ?",
-                due.key(),
+                "UPDATE callback_outbox SET claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?",
+                due.id(),
                 worker);
     }
 
     /** Starts a new round of attempts now, whatever the state; false when there is no delivery to restart. */
     boolean redeliver(String dispatchId, Instant now) {
         return jdbc.update(
-                        "UPDATE callbacks SET state = 'pending', round_attempts = 0, next_attempt_at = ?, "
+                        "UPDATE callback_outbox SET state = 'pending', round_attempts = 0, next_attempt_at = ?, "
                                 + "claimed_by = NULL, claimed_until = NULL WHERE dispatch_id = ?",
                         now,
                         dispatchId)
@@ -269,7 +239,7 @@ public class CallbackStore implements Outbox {
         }
         jdbc.query(
                         "SELECT dispatch_id, state, attempts, last_status, last_error, next_attempt_at, delivered_at "
-                                + "FROM callbacks WHERE dispatch_id IN (" + Jdbc.marks(dispatchIds.size()) + ")",
+                                + "FROM callback_outbox WHERE dispatch_id IN (" + Jdbc.marks(dispatchIds.size()) + ")",
                         row -> Map.entry(
                                 row.string("dispatch_id"),
                                 new State(
@@ -287,8 +257,9 @@ public class CallbackStore implements Outbox {
 
     private List<AttemptView> history(String dispatchId) {
         List<AttemptView> attempts = new ArrayList<>(jdbc.query(
-                "SELECT attempt, at, status, error, duration_ms FROM callback_attempts WHERE dispatch_id = ? "
-                        + "ORDER BY attempt DESC LIMIT " + HISTORY_SHOWN,
+                "SELECT a.attempt, a.at, a.status, a.error, a.duration_ms FROM callback_outbox_attempts a "
+                        + "JOIN callback_outbox o ON o.id = a.delivery_id WHERE o.dispatch_id = ? "
+                        + "ORDER BY a.attempt DESC LIMIT " + HISTORY_SHOWN,
                 row -> new AttemptView(
                         (int) row.number("attempt"),
                         row.instant("at"),

@@ -1,5 +1,6 @@
 package dev.sluice.callback;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -204,6 +205,39 @@ class CallbackDeliveryTest {
         assertThat(requests).extracting(r -> r.header("webhook-id")).containsExactly("msg_d-1", "msg_d-1");
         assertThat(requests.get(1).bodyText()).isEqualTo(requests.get(0).bodyText());
         assertThat(state("d-1").attempts()).isEqualTo(2);
+    }
+
+    /**
+     * A dispatch may be named after a group's message ({@code g_final} and group
+     * {@code g}): both are queued, each sends its own body, and the record
+     * shows only the result's attempts.
+     */
+    @Test
+    void aMessageWithTheWebhookIdOfAResultIsDeliveredBesideIt() {
+        receiver.then(Receiver.status(200), Receiver.status(503));
+        jdbc.transaction("queue", tx -> {
+            outbox.enqueueMessage(tx, "msg_g_final", receiver.url("/group"), "{\"final\":true}".getBytes(UTF_8), T0);
+            return null;
+        });
+        clock.advance(Duration.ofSeconds(1));
+        finished("g_final");
+
+        CallbackDelivery delivery = delivery(8, 4);
+        assertThat(round(delivery)).isEqualTo(2);
+
+        assertThat(receiver.requests())
+                .extracting(Receiver.Request::path, r -> r.header("webhook-id"))
+                .containsExactly(tuple("/group", "msg_g_final"), tuple("/hook/g_final", "msg_g_final"));
+        assertThat(receiver.requests().get(0).bodyText()).isEqualTo("{\"final\":true}");
+        assertThat(receiver.requests().get(1).bodyText())
+                .isEqualTo(
+                        dispatches.store().storedResult("g_final").orElseThrow().toString());
+        CallbackStore.State result = state("g_final");
+        assertThat(result.state()).isEqualTo(DeliveryState.PENDING);
+        assertThat(result.history())
+                .extracting(CallbackStore.AttemptView::status)
+                .containsExactly(503);
+        assertThat(outbox.pending(Duration.ofSeconds(5))).isEqualTo(1);
     }
 
     @Test

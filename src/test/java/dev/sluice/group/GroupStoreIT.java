@@ -107,7 +107,7 @@ class GroupStoreIT {
     private static String body(Worker w, String webhookId) {
         return w.jdbc()
                 .one(
-                        "SELECT body FROM callback_messages WHERE webhook_id = ?",
+                        "SELECT body FROM callback_outbox WHERE webhook_id = ? AND dispatch_id IS NULL",
                         row -> new String(row.bytes("body"), StandardCharsets.UTF_8),
                         webhookId)
                 .orElseThrow();
@@ -179,17 +179,17 @@ class GroupStoreIT {
         assertThat(w.outbox().reapMessages(later)).isZero();
         w.jdbc()
                 .update(
-                        "UPDATE callback_messages SET state = 'delivered', delivered_at = ? WHERE webhook_id = ?",
+                        "UPDATE callback_outbox SET state = 'delivered', delivered_at = ? WHERE webhook_id = ? AND dispatch_id IS NULL",
                         finished,
                         "msg_g-done_b1");
         w.jdbc()
                 .update(
-                        "UPDATE callback_messages SET state = 'dead', last_attempt_at = ? WHERE webhook_id = ?",
+                        "UPDATE callback_outbox SET state = 'dead', last_attempt_at = ? WHERE webhook_id = ? AND dispatch_id IS NULL",
                         later,
                         "msg_g-done_final");
         assertThat(w.outbox().reapMessages(later)).isEqualTo(1);
         assertThat(w.jdbc()
-                        .one("SELECT COUNT(*) FROM callback_messages", r -> r.number(1))
+                        .one("SELECT COUNT(*) FROM callback_outbox WHERE dispatch_id IS NULL", r -> r.number(1))
                         .orElseThrow())
                 .isEqualTo(2L); // the dead one that ended just now, and g-open's first batch
     }

@@ -46,13 +46,14 @@ public final class ResultBudget {
 
     /** The ending's result, reduced to the budget where its text allows. */
     DispatchResult fit(Ending ending) {
-        DispatchResult result = ending.result(ending.stdout(), ending.stderr(), List.of());
+        DispatchResult result =
+                ending.result(ending.output().stdout(), ending.output().stderr(), List.of());
         long size = size(result);
         if (size <= maxBody) {
             return result;
         }
-        ReducibleOutput stdout = reducible(ending, ending.stdout(), "stdout");
-        ReducibleOutput stderr = reducible(ending, ending.stderr(), "stderr");
+        ReducibleOutput stdout = reducible(ending, ending.output().stdout(), "stdout");
+        ReducibleOutput stderr = reducible(ending, ending.output().stderr(), "stderr");
         List<DispatchResult.Reduction> reductions = new ArrayList<>();
         for (Step step : ORDER) {
             ReducibleOutput stream = step.stream().equals("stdout") ? stdout : stderr;
@@ -80,12 +81,12 @@ public final class ResultBudget {
     }
 
     private static ReducibleOutput reducible(Ending ending, CapturedOutput output, String stream) {
-        DispatchResult.AvailableFrom from = ending.availableFrom();
+        DispatchResult.AvailableFrom from = ending.output().availableFrom();
         return new ReducibleOutput(
                 output,
                 stream,
                 DispatchLinks.log(ending.id(), stream),
-                ending.nonce(),
+                ending.output().nonce(),
                 from == null ? 0 : from.forStream(stream.equals("stdout")));
     }
 

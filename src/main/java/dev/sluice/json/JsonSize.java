@@ -3,6 +3,7 @@ package dev.sluice.json;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Sizes of text as the content of a JSON string in UTF-8, escaped the way
@@ -48,13 +49,7 @@ public final class JsonSize {
 
     /** Bytes the text takes inside a JSON string, quotes left out. */
     public static int escaped(String text) {
-        int size = 0;
-        for (int i = 0; i < text.length(); ) {
-            int cp = text.codePointAt(i);
-            size += escaped(cp);
-            i += Character.charCount(cp);
-        }
-        return size;
+        return sum(text, JsonSize::escaped);
     }
 
     /**
@@ -83,13 +78,17 @@ public final class JsonSize {
 
     /** The text's UTF-8 length. */
     public static int utf8(String text) {
-        int size = 0;
+        return sum(text, JsonSize::utf8);
+    }
+
+    private static int sum(String text, IntUnaryOperator size) {
+        int sum = 0;
         for (int i = 0; i < text.length(); ) {
             int cp = text.codePointAt(i);
-            size += utf8(cp);
+            sum += size.applyAsInt(cp);
             i += Character.charCount(cp);
         }
-        return size;
+        return sum;
     }
 
     private static final class Counter extends OutputStream {

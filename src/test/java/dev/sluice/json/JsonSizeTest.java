@@ -12,7 +12,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -79,12 +78,6 @@ class JsonSizeTest {
 
     @Provide
     Arbitrary<String> texts() {
-        return Arbitraries.strings()
-                .withCharRange('\u0000', '\u00ff')
-                .withCharRange('\u2000', '\u20ff')
-                .withCharRange('\uD800', '\uDFFF')
-                .withChars('"', '\\')
-                .ofMaxLength(300)
-                .map(s -> s + "😀".repeat(s.length() % 3));
+        return HostileText.upTo(300);
     }
 }

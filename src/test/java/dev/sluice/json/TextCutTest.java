@@ -7,7 +7,6 @@ import java.util.function.IntUnaryOperator;
 
 import org.junit.jupiter.api.Test;
 
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -126,12 +125,6 @@ class TextCutTest {
 
     @Provide
     Arbitrary<String> texts() {
-        return Arbitraries.strings()
-                .withCharRange('\u0000', '\u00ff')
-                .withCharRange('\u2000', '\u20ff')
-                .withCharRange('\uD800', '\uDFFF')
-                .withChars('"', '\\')
-                .ofMaxLength(600)
-                .map(s -> s + "😀".repeat(s.length() % 3));
+        return HostileText.upTo(600);
     }
 }

@@ -42,7 +42,7 @@ class ArchitectureTest {
             List.of("container"),
             List.of("output"),
             List.of("store"),
-            List.of("concurrent", "hashing"));
+            List.of("concurrent", "hashing", "json"));
 
     static final String[] DOORS = {"dev.sluice.api..", "dev.sluice.mcp.."};
 

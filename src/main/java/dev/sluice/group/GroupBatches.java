@@ -8,7 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 
+import dev.sluice.json.JsonBudget;
 import dev.sluice.record.Dispatch;
 
 /**
@@ -126,14 +129,11 @@ final class GroupBatches {
         List<GroupBodies.Item> withDigests = waiting.stream()
                 .map(m -> new GroupBodies.Item(m.dispatchId(), m.status(), digests.apply(m.dispatchId())))
                 .toList();
-        for (GroupBodies.Mode mode : GroupBodies.Mode.values()) {
-            byte[] body = GroupBodies.batch(
-                    group.id(), number, mode, size, ended, group.maxBytes(), group.spentBytes(), withDigests);
-            if (group.spentBytes() + body.length <= group.maxBytes()) {
-                return body;
-            }
-        }
-        return null;
+        List<Supplier<byte[]>> forms = Stream.of(GroupBodies.Mode.values())
+                .map(mode -> (Supplier<byte[]>) () -> GroupBodies.batch(
+                        group.id(), number, mode, size, ended, group.maxBytes(), group.spentBytes(), withDigests))
+                .toList();
+        return new JsonBudget(group.maxBytes() - group.spentBytes()).first(forms, body -> body.length);
     }
 
     private boolean windowPassed(Member oldest, Instant now) {

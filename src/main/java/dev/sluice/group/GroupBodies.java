@@ -1,28 +1,24 @@
 package dev.sluice.group;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongFunction;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
+import dev.sluice.json.CompactJson;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchLinks;
 
 /**
  * The JSON of a group's callbacks (docs/api.md, section 8.11): compact,
  * written field by field so their size is exactly what the budget counts, a
- * batch's {@code spentBytes} including the batch's own bytes.
+ * batch's {@code spentBytes} including the batch's own bytes. Which form a
+ * batch takes is {@link GroupBatches}'s choice.
  */
 final class GroupBodies {
-
-    private static final JsonFactory JSON = new JsonFactory();
 
     /** What a batch's items are. */
     enum Mode {
@@ -55,9 +51,9 @@ final class GroupBodies {
             long maxBytes,
             long spentBefore,
             List<Item> items) {
-        return selfCounting(
+        return CompactJson.countingItself(
                 spentBefore,
-                spent -> write(gen -> {
+                spent -> CompactJson.object(gen -> {
                     gen.writeStringField("type", "group.batch");
                     gen.writeStringField("groupId", groupId);
                     gen.writeNumberField("batch", number);
@@ -81,7 +77,7 @@ final class GroupBodies {
 
     /** The final callback: counts of every member, references to those no batch reported. */
     static byte[] last(String groupId, List<Item> all, int batches, long maxBytes, long spent, List<Item> unreported) {
-        return write(gen -> {
+        return CompactJson.object(gen -> {
             gen.writeStringField("type", "group.finished");
             gen.writeStringField("groupId", groupId);
             gen.writeStringField("status", "finished");
@@ -96,22 +92,6 @@ final class GroupBodies {
             gen.writeEndArray();
             writeLinks(gen, groupId);
         });
-    }
-
-    /**
-     * The body for a total of spent bytes that includes the body itself: its
-     * length depends on the digits of that total, so it is written again until
-     * the length it states is its own (twice, at most three times).
-     */
-    private static byte[] selfCounting(long spentBefore, LongFunction<byte[]> body) {
-        byte[] written = body.apply(spentBefore);
-        while (true) {
-            byte[] again = body.apply(spentBefore + written.length);
-            if (again.length == written.length) {
-                return again;
-            }
-            written = again;
-        }
     }
 
     private static void writeReference(JsonGenerator gen, Item item) throws IOException {
@@ -143,21 +123,5 @@ final class GroupBodies {
         gen.writeObjectFieldStart("links");
         gen.writeStringField("group", link(groupId));
         gen.writeEndObject();
-    }
-
-    private interface Fields {
-        void write(JsonGenerator gen) throws IOException;
-    }
-
-    private static byte[] write(Fields fields) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
-        try (JsonGenerator gen = JSON.createGenerator(out)) {
-            gen.writeStartObject();
-            fields.write(gen);
-            gen.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // writing to memory
-        }
-        return out.toByteArray();
     }
 }

@@ -2,7 +2,6 @@ package dev.sluice.mcp;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -13,6 +12,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sluice.actions.DispatchListView;
 import dev.sluice.actions.GroupView;
+import dev.sluice.json.JsonBudget;
+import dev.sluice.json.TextCut;
 import dev.sluice.logs.LogRange;
 
 /**
@@ -37,6 +38,7 @@ final class AnswerBudget {
     private static final List<String> STREAMS = List.of("stdout", "stderr");
 
     private final int max;
+    private final JsonBudget budget;
     private final ObjectMapper json;
 
     AnswerBudget(long maxBytes, ObjectMapper json) {
@@ -46,6 +48,7 @@ final class AnswerBudget {
                     + "what wraps it), not " + maxBytes + " bytes");
         }
         this.max = (int) Math.min(Integer.MAX_VALUE / 2, maxBytes);
+        this.budget = new JsonBudget(max);
         this.json = json;
     }
 
@@ -56,7 +59,7 @@ final class AnswerBudget {
     /** JSON the caller built small (a digest and a flag or two). */
     String small(JsonNode node) {
         String text = write(node);
-        if (bytes(text) > max) {
+        if (!budget.fits(bytes(text))) {
             throw new IllegalStateException("a small answer is over the budget");
         }
         return text;
@@ -83,8 +86,8 @@ final class AnswerBudget {
                 out.set(field, value);
             }
         }
-        String stdout = result.path("stdout").asText("");
-        String stderr = result.path("stderr").asText("");
+        AnswerStreams streams = new AnswerStreams(
+                result.path("stdout").asText(""), result.path("stderr").asText(""));
         result.remove(STREAMS);
         out.setAll(result);
         out.put("stdout", "");
@@ -93,31 +96,9 @@ final class AnswerBudget {
         if (room < 0) {
             return digestOnly(digest);
         }
-        int errRoom = Math.min(escaped(stderr), room / 4);
-        int outRoom = Math.min(escaped(stdout), room - errRoom);
-        errRoom = Math.min(escaped(stderr), room - outRoom);
-        while (true) {
-            List<String> omitted = new ArrayList<>();
-            out.put("stdout", cut("stdout", stdout, outRoom, omitted));
-            out.put("stderr", cut("stderr", stderr, errRoom, omitted));
-            out.remove("omitted");
-            if (!omitted.isEmpty()) {
-                ArrayNode notes = out.putArray("omitted");
-                omitted.forEach(notes::add);
-            }
-            String text = write(out);
-            int over = bytes(text) - max;
-            if (over <= 0) {
-                return text;
-            }
-            if (outRoom + errRoom == 0) {
-                return digestOnly(digest);
-            }
-            // Only when the estimate of escaped sizes was short: take the excess off and try again.
-            int fromOut = Math.min(outRoom, over);
-            outRoom -= fromOut;
-            errRoom = Math.max(0, errRoom - (over - fromOut));
-        }
+        streams.share(room);
+        String text = budget.fit(() -> write(streams.into(out)), AnswerBudget::bytes, List.of(streams::take));
+        return budget.fits(bytes(text)) ? text : digestOnly(digest);
     }
 
     private String digestOnly(byte[] digest) {
@@ -142,93 +123,93 @@ final class AnswerBudget {
         out.put("nextOffset", Long.MAX_VALUE);
         out.put("end", false);
         out.put("text", "");
-        int room = max - bytes(write(out)) - NOTE_ROOM;
-        int shown = EscapedSize.utf8Prefix(bytes, room);
-        while (true) {
-            long next = range.offset() + shown;
+        Shown shown = new Shown(bytes, max - bytes(write(out)) - NOTE_ROOM);
+        return budget.fit(() -> write(shown.into(out, range)), AnswerBudget::bytes, List.of(shown::take));
+    }
+
+    /** How much of a range is shown: as many bytes as fit in the room, escaped, on a character boundary. */
+    private final class Shown {
+
+        private final byte[] bytes;
+        private long room;
+        private int count;
+
+        Shown(byte[] bytes, long room) {
+            this.bytes = bytes;
+            this.room = room;
+            this.count = TextCut.utf8Prefix(bytes, room);
+        }
+
+        ObjectNode into(ObjectNode out, LogRange range) {
+            long next = range.offset() + count;
             out.put("nextOffset", next);
-            out.put("end", range.endOfLog() && shown == bytes.length);
-            out.put("text", new String(bytes, 0, shown, StandardCharsets.UTF_8));
+            out.put("end", range.endOfLog() && count == bytes.length);
+            out.put("text", new String(bytes, 0, count, StandardCharsets.UTF_8));
             out.remove("omitted");
-            if (shown < bytes.length) {
+            if (count < bytes.length) {
                 out.putArray("omitted")
-                        .add((bytes.length - shown) + " bytes read but not shown, over this server's answer budget of "
+                        .add((bytes.length - count) + " bytes read but not shown, over this server's answer budget of "
                                 + max + " bytes: call read_log again with offset " + next);
             }
-            String text = write(out);
-            int over = bytes(text) - max;
-            if (over <= 0) {
-                return text;
+            return out;
+        }
+
+        boolean take(long over) {
+            if (room <= 0) {
+                return false;
             }
-            shown = EscapedSize.utf8Prefix(bytes, Math.max(0, room - over));
             room = Math.max(0, room - over);
+            count = TextCut.utf8Prefix(bytes, room);
+            return true;
         }
     }
 
     /** A page of the listing: items are left out from its end when they do not all fit. */
     String list(DispatchListView page) {
-        List<DispatchListView.Item> items = new ArrayList<>(page.items());
-        int all = items.size();
-        while (true) {
-            ObjectNode out = json.createObjectNode();
-            out.set("items", json.valueToTree(items));
-            boolean more = page.next() != null || items.size() < all;
-            out.put(
-                    "after",
-                    more && !items.isEmpty() ? items.get(items.size() - 1).id() : null);
-            if (items.size() < all) {
-                out.putArray("omitted")
-                        .add((all - items.size()) + " items of this page left out, over this server's answer budget of "
-                                + max + " bytes: call list_dispatches again with after");
-            }
-            String text = write(out);
-            if (bytes(text) <= max || items.isEmpty()) {
-                return text;
-            }
-            items.remove(items.size() - 1);
+        int kept = budget.most(page.items().size(), n -> bytes(listing(page, n)));
+        return listing(page, kept);
+    }
+
+    private String listing(DispatchListView page, int kept) {
+        int all = page.items().size();
+        List<DispatchListView.Item> items = page.items().subList(0, kept);
+        ObjectNode out = json.createObjectNode();
+        out.set("items", json.valueToTree(items));
+        boolean more = page.next() != null || kept < all;
+        out.put("after", more && kept > 0 ? items.get(kept - 1).id() : null);
+        if (kept < all) {
+            out.putArray("omitted")
+                    .add((all - kept) + " items of this page left out, over this server's answer budget of " + max
+                            + " bytes: call list_dispatches again with after");
         }
+        return write(out);
     }
 
     /** A group's record: members are left out from its end when they do not all fit. */
     String group(GroupView view) {
-        ObjectNode out = json.valueToTree(view);
-        ArrayNode members = (ArrayNode) out.get("members");
-        int all = members == null ? 0 : members.size();
-        while (true) {
-            String text = write(out);
-            if (bytes(text) <= max || members == null || members.isEmpty()) {
-                return text;
-            }
-            members.remove(members.size() - 1);
-            out.remove("omitted");
+        ObjectNode record = json.valueToTree(view);
+        ArrayNode members = (ArrayNode) record.get("members");
+        if (members == null) {
+            return write(record);
+        }
+        int kept = budget.most(members.size(), n -> bytes(withMembers(record, members, n)));
+        return withMembers(record, members, kept);
+    }
+
+    private String withMembers(ObjectNode record, ArrayNode members, int kept) {
+        ObjectNode out = json.createObjectNode();
+        out.setAll(record);
+        ArrayNode shown = out.putArray("members");
+        for (int i = 0; i < kept; i++) {
+            shown.add(members.get(i));
+        }
+        if (kept < members.size()) {
             out.putArray("omitted")
-                    .add((all - members.size()) + " members left out from the end, over this server's answer "
+                    .add((members.size() - kept) + " members left out from the end, over this server's answer "
                             + "budget of " + max + " bytes: read each with get_result, or the whole record at "
                             + "GET /v1/dispatch-groups/{id}");
         }
-    }
-
-    /** One stream, its middle left out when it is over {@code room} escaped bytes. */
-    private static String cut(String name, String text, int room, List<String> omitted) {
-        if (escaped(text) <= room) {
-            return text;
-        }
-        int total = text.getBytes(StandardCharsets.UTF_8).length;
-        String mark = "\n…[" + total + " bytes left out here]…\n";
-        int half = Math.max(0, (room - escaped(mark)) / 2);
-        int headEnd = EscapedSize.prefixChars(text, half);
-        int tailStart = EscapedSize.suffixStart(text, half, headEnd);
-        String head = text.substring(0, headEnd);
-        String tail = text.substring(tailStart);
-        long left = total - head.getBytes(StandardCharsets.UTF_8).length - tail.getBytes(StandardCharsets.UTF_8).length;
-        omitted.add(name + ": " + left + " of the result's " + total
-                + " bytes left out from the middle, over this server's answer budget; read_log reads the whole "
-                + "stream");
-        return head + mark.replace(Integer.toString(total), Long.toString(left)) + tail;
-    }
-
-    private static int escaped(String text) {
-        return EscapedSize.of(text);
+        return write(out);
     }
 
     private String write(JsonNode node) {
@@ -239,6 +220,7 @@ final class AnswerBudget {
         }
     }
 
+    /** The answer's size as sent: the text's UTF-8 bytes. */
     private static int bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8).length;
     }

@@ -2,6 +2,8 @@ package dev.sluice.output;
 
 import java.nio.charset.StandardCharsets;
 
+import dev.sluice.json.JsonSize;
+
 /**
  * A captured stream that the callback budget may shorten further (ADR 0033):
  * whole characters go from the end of its head or the start of its tail,
@@ -68,7 +70,7 @@ public final class ReducibleOutput {
                 while (start > 0 && Utf8.isContinuation(text[start])) {
                     start--;
                 }
-                gone += jsonLength(text, start, headEnd);
+                gone += JsonSize.escaped(text, start, headEnd);
                 removed += headEnd - start;
                 headEnd = start;
             }
@@ -78,7 +80,7 @@ public final class ReducibleOutput {
                 while (end < text.length && Utf8.isContinuation(text[end])) {
                     end++;
                 }
-                gone += jsonLength(text, tailFrom, end);
+                gone += JsonSize.escaped(text, tailFrom, end);
                 removed += end - tailFrom;
                 tailFrom = end;
             }
@@ -107,26 +109,5 @@ public final class ReducibleOutput {
         return captured.withText(
                 Utf8Text.wrap(reduced),
                 new Overflow(captured.originalBytes(), reduced.length, dropped, marker.nonce()));
-    }
-
-    /**
-     * Bytes that {@code text[from, to)} takes inside a JSON string as the
-     * result is written: quote, backslash and the short control escapes take
-     * two, other control characters six ({@code \u0001}), anything else its
-     * UTF-8 bytes.
-     */
-    static long jsonLength(byte[] text, int from, int to) {
-        long length = 0;
-        for (int i = from; i < to; i++) {
-            int b = text[i] & 0xFF;
-            if (b == '"' || b == '\\' || b == '\b' || b == '\t' || b == '\n' || b == '\f' || b == '\r') {
-                length += 2;
-            } else if (b < 0x20) {
-                length += 6;
-            } else {
-                length += 1;
-            }
-        }
-        return length;
     }
 }

@@ -1,21 +1,19 @@
 package dev.sluice.record;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.ToIntFunction;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
+import dev.sluice.json.CompactJson;
+import dev.sluice.json.JsonBudget;
 import dev.sluice.output.Overflow;
 import dev.sluice.output.Utf8Text;
 import dev.sluice.report.AgentReport;
-import dev.sluice.report.Cut;
 import dev.sluice.report.ReportNumber;
 import dev.sluice.report.ReportStatus;
 
@@ -37,6 +35,8 @@ public final class DispatchDigest {
     static final int STATS_ROOM = 96;
 
     private static final String CUT = "…";
+    private static final JsonBudget BUDGET = new JsonBudget(MAX_BYTES);
+    /** Reads a digest back; the digest itself is written with {@link CompactJson}. */
     private static final JsonFactory JSON = new JsonFactory();
 
     /** One stream as the digest shows it. */
@@ -60,7 +60,16 @@ public final class DispatchDigest {
 
     /** The part of the report that fits. */
     private record Shown(
-            String verdict, String confidence, String summary, int filesChanged, Map<String, Object> stats) {}
+            String verdict, String confidence, String summary, int filesChanged, Map<String, Object> stats) {
+
+        Shown withVerdict(String shown) {
+            return new Shown(shown, confidence, summary, filesChanged, stats);
+        }
+
+        Shown with(String shownSummary, Map<String, Object> shownStats) {
+            return new Shown(verdict, confidence, shownSummary, filesChanged, shownStats);
+        }
+    }
 
     private DispatchDigest() {}
 
@@ -114,77 +123,37 @@ public final class DispatchDigest {
                 "",
                 report.filesChanged().size(),
                 Map.of());
-        if (write(facts, empty).length > MAX_BYTES) {
+        int skeletonSize = size(facts, empty);
+        if (!BUDGET.fits(skeletonSize)) {
             return bare; // only with the longest ids and counts of petabytes
         }
         Shown skeleton = report.verdict() == null
                 ? empty
-                : withVerdict(
-                        empty,
-                        longest(
-                                report.verdict(),
-                                VERDICT_CHARS,
-                                v -> write(facts, withVerdict(empty, v)).length,
-                                Math.min(MAX_BYTES, write(facts, empty).length + VERDICT_ROOM)));
+                : empty.withVerdict(new JsonBudget(Math.min(MAX_BYTES, skeletonSize + VERDICT_ROOM))
+                        .longest(report.verdict(), VERDICT_CHARS, CUT, v -> size(facts, empty.withVerdict(v))));
         Map<String, Object> stats = report.stats();
         int statsRoom = stats.isEmpty()
                 ? 0
-                : Math.min(STATS_ROOM, write(facts, with(skeleton, "", stats)).length - write(facts, skeleton).length);
-        String summary = longest(
-                report.summary(),
-                SUMMARY_CHARS,
-                text -> write(facts, with(skeleton, text, Map.of())).length,
-                MAX_BYTES - statsRoom);
-        Map<String, Object> kept = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> stat : stats.entrySet()) {
-            kept.put(stat.getKey(), stat.getValue());
-            if (write(facts, with(skeleton, summary, kept)).length > MAX_BYTES) {
-                kept.remove(stat.getKey());
-                break;
-            }
-        }
-        return write(facts, with(skeleton, summary, kept));
+                : Math.min(STATS_ROOM, size(facts, skeleton.with("", stats)) - size(facts, skeleton));
+        String summary = BUDGET.less(statsRoom)
+                .longest(report.summary(), SUMMARY_CHARS, CUT, text -> size(facts, skeleton.with(text, Map.of())));
+        int kept = BUDGET.most(stats.size(), n -> size(facts, skeleton.with(summary, first(stats, n))));
+        return write(facts, skeleton.with(summary, first(stats, kept)));
     }
 
-    /**
-     * The longest start of {@code full}, at most {@code maxChars} characters and
-     * ending with the cut mark when cut, whose digest {@code size} is within
-     * {@code limit}; empty when not even the mark fits.
-     */
-    private static String longest(String full, int maxChars, ToIntFunction<String> size, int limit) {
-        String clean = Cut.wellFormed(full);
-        int total = clean.codePointCount(0, clean.length());
-        if (total <= maxChars && size.applyAsInt(clean) <= limit) {
-            return clean;
-        }
-        int low = 0; // characters kept before the mark
-        int high = Math.min(total, maxChars) - 1;
-        String best = "";
-        while (low <= high) {
-            int mid = (low + high) >>> 1;
-            String candidate = clean.substring(0, clean.offsetByCodePoints(0, mid)) + CUT;
-            if (size.applyAsInt(candidate) <= limit) {
-                best = candidate;
-                low = mid + 1;
-            } else {
-                high = mid - 1;
-            }
-        }
-        return best;
+    /** The first {@code n} entries, in their order. */
+    private static Map<String, Object> first(Map<String, Object> stats, int n) {
+        Map<String, Object> first = new LinkedHashMap<>();
+        stats.entrySet().stream().limit(n).forEach(stat -> first.put(stat.getKey(), stat.getValue()));
+        return first;
     }
 
-    private static Shown withVerdict(Shown s, String verdict) {
-        return new Shown(verdict, s.confidence(), s.summary(), s.filesChanged(), s.stats());
-    }
-
-    private static Shown with(Shown s, String summary, Map<String, Object> stats) {
-        return new Shown(s.verdict(), s.confidence(), summary, s.filesChanged(), stats);
+    private static int size(Facts facts, Shown report) {
+        return write(facts, report).length;
     }
 
     private static byte[] write(Facts f, Shown report) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(MAX_BYTES);
-        try (JsonGenerator gen = JSON.createGenerator(out)) {
-            gen.writeStartObject();
+        return CompactJson.object(gen -> {
             gen.writeStringField("id", f.id());
             gen.writeStringField("status", f.status().wire());
             writeInteger(gen, "exitCode", f.exitCode());
@@ -199,34 +168,34 @@ public final class DispatchDigest {
             if (report == null) {
                 gen.writeNull();
             } else {
-                gen.writeStartObject();
-                gen.writeStringField("verdict", report.verdict());
-                gen.writeStringField("confidence", report.confidence());
-                gen.writeStringField("summary", report.summary());
-                gen.writeNumberField("filesChanged", report.filesChanged());
-                gen.writeObjectFieldStart("stats");
-                for (Map.Entry<String, Object> stat : report.stats().entrySet()) {
-                    if (stat.getValue() instanceof ReportNumber number) {
-                        gen.writeFieldName(stat.getKey());
-                        gen.writeNumber(number.text());
-                    } else if (stat.getValue() instanceof Number number) { // a report read back from the store
-                        gen.writeFieldName(stat.getKey());
-                        gen.writeNumber(number.toString());
-                    } else {
-                        gen.writeStringField(stat.getKey(), String.valueOf(stat.getValue()));
-                    }
-                }
-                gen.writeEndObject();
-                gen.writeEndObject();
+                writeReport(gen, report);
             }
             gen.writeObjectFieldStart("links");
             gen.writeStringField("self", DispatchLinks.self(f.id()));
             gen.writeEndObject();
-            gen.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // writing to memory
+        });
+    }
+
+    private static void writeReport(JsonGenerator gen, Shown report) throws IOException {
+        gen.writeStartObject();
+        gen.writeStringField("verdict", report.verdict());
+        gen.writeStringField("confidence", report.confidence());
+        gen.writeStringField("summary", report.summary());
+        gen.writeNumberField("filesChanged", report.filesChanged());
+        gen.writeObjectFieldStart("stats");
+        for (Map.Entry<String, Object> stat : report.stats().entrySet()) {
+            if (stat.getValue() instanceof ReportNumber number) {
+                gen.writeFieldName(stat.getKey());
+                gen.writeNumber(number.text());
+            } else if (stat.getValue() instanceof Number number) { // a report read back from the store
+                gen.writeFieldName(stat.getKey());
+                gen.writeNumber(number.toString());
+            } else {
+                gen.writeStringField(stat.getKey(), String.valueOf(stat.getValue()));
+            }
         }
-        return out.toByteArray();
+        gen.writeEndObject();
+        gen.writeEndObject();
     }
 
     private static void writeInteger(JsonGenerator gen, String name, Integer value) throws IOException {

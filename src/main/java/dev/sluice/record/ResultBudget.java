@@ -1,12 +1,13 @@
 package dev.sluice.record;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
+import dev.sluice.json.JsonBudget;
+import dev.sluice.json.JsonSize;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.output.ReducibleOutput;
 import dev.sluice.store.JsonColumns;
@@ -36,81 +37,73 @@ public final class ResultBudget {
             new Step("stdout", ReducibleOutput.Part.TAIL),
             new Step("stderr", ReducibleOutput.Part.HEAD));
 
-    private final long maxBody;
+    private final JsonBudget budget;
     private final JsonColumns json;
 
     public ResultBudget(long maxBody, JsonColumns json) {
-        this.maxBody = maxBody;
+        this.budget = new JsonBudget(maxBody);
         this.json = json;
     }
 
     /** The ending's result, reduced to the budget where its text allows. */
     DispatchResult fit(Ending ending) {
-        DispatchResult result = ending.result(ending.stdout(), ending.stderr(), List.of());
-        long size = size(result);
-        if (size <= maxBody) {
-            return result;
-        }
-        ReducibleOutput stdout = reducible(ending, ending.stdout(), "stdout");
-        ReducibleOutput stderr = reducible(ending, ending.stderr(), "stderr");
-        List<DispatchResult.Reduction> reductions = new ArrayList<>();
-        for (Step step : ORDER) {
-            ReducibleOutput stream = step.stream().equals("stdout") ? stdout : stderr;
-            long removed = 0;
-            // A first cut adds a marker or lengthens it, so measure again until it fits or the part is gone.
-            while (size > maxBody) {
-                int cut = stream.reduce(step.part(), size - maxBody);
-                if (cut == 0) {
-                    break;
-                }
-                removed += cut;
-                List<DispatchResult.Reduction> now = new ArrayList<>(reductions);
-                now.add(new DispatchResult.Reduction(step.stream(), step.partName(), removed));
-                result = ending.result(stdout.output(), stderr.output(), now);
-                size = size(result);
-            }
-            if (removed > 0) {
-                reductions.add(new DispatchResult.Reduction(step.stream(), step.partName(), removed));
-            }
-            if (size <= maxBody) {
-                break;
-            }
-        }
-        return result;
-    }
-
-    private static ReducibleOutput reducible(Ending ending, CapturedOutput output, String stream) {
-        DispatchResult.AvailableFrom from = ending.availableFrom();
-        return new ReducibleOutput(
-                output,
-                stream,
-                DispatchLinks.log(ending.id(), stream),
-                ending.nonce(),
-                from == null ? 0 : from.forStream(stream.equals("stdout")));
+        Cutting cutting = new Cutting(ending);
+        List<JsonBudget.Reduction> order = ORDER.stream()
+                .map(step -> (JsonBudget.Reduction) over -> cutting.take(step, over))
+                .toList();
+        return budget.fit(cutting::result, this::size, order);
     }
 
     /** The result's JSON length, counted as it is written, never held. */
     private long size(DispatchResult result) {
-        Counter counter = new Counter();
-        try {
-            json.write(result, counter);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return counter.count;
+        return JsonSize.written(out -> json.write(result, out));
     }
 
-    private static final class Counter extends OutputStream {
-        long count;
+    /** The ending's streams as cut so far, and the bytes each step removed. */
+    private static final class Cutting {
 
-        @Override
-        public void write(int b) {
-            count++;
+        private final Ending ending;
+        private final Map<Step, Long> removed = new LinkedHashMap<>();
+        private ReducibleOutput stdout;
+        private ReducibleOutput stderr;
+
+        Cutting(Ending ending) {
+            this.ending = ending;
         }
 
-        @Override
-        public void write(byte[] b, int off, int len) {
-            count += len;
+        DispatchResult result() {
+            if (removed.isEmpty()) {
+                return ending.result(ending.output().stdout(), ending.output().stderr(), List.of());
+            }
+            List<DispatchResult.Reduction> reductions = new ArrayList<>();
+            removed.forEach((step, bytes) ->
+                    reductions.add(new DispatchResult.Reduction(step.stream(), step.partName(), bytes)));
+            return ending.result(stdout.output(), stderr.output(), reductions);
+        }
+
+        /** Whole characters off the step's part, at least {@code over} bytes of JSON; false when it had none left. */
+        boolean take(Step step, long over) {
+            if (stdout == null) {
+                // Only a result over the budget finds its markers.
+                stdout = reducible(ending.output().stdout(), "stdout");
+                stderr = reducible(ending.output().stderr(), "stderr");
+            }
+            int cut = (step.stream().equals("stdout") ? stdout : stderr).reduce(step.part(), over);
+            if (cut == 0) {
+                return false;
+            }
+            removed.merge(step, (long) cut, Long::sum);
+            return true;
+        }
+
+        private ReducibleOutput reducible(CapturedOutput output, String stream) {
+            DispatchResult.AvailableFrom from = ending.output().availableFrom();
+            return new ReducibleOutput(
+                    output,
+                    stream,
+                    DispatchLinks.log(ending.id(), stream),
+                    ending.output().nonce(),
+                    from == null ? 0 : from.forStream(stream.equals("stdout")));
         }
     }
 }

@@ -14,6 +14,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 
+import dev.sluice.json.JsonSize;
+import dev.sluice.json.TextCut;
+
 /**
  * Reads an agent's report: checks it against the published schema
  * (docs/report.schema.json) and bounds it (docs/api.md, section 7.5). It walks
@@ -23,6 +26,9 @@ import com.fasterxml.jackson.core.StreamReadFeature;
  * with what the agent wrote beyond it. A report never makes this throw.
  */
 public final class ReportParser {
+
+    /** Ends a string of a report that was cut, inside its bound. */
+    static final String CUT = "…[cut]";
 
     static final int SUMMARY_BYTES = 2048;
     static final int FINDINGS = 20;
@@ -74,7 +80,7 @@ public final class ReportParser {
     static String unreadable(IOException e) {
         // Jackson's message may quote the agent's text: keep it short.
         return e instanceof JsonProcessingException json
-                ? Cut.toBytes("is not valid JSON in UTF-8 (" + json.getOriginalMessage() + ")", DETAIL_BYTES)
+                ? TextCut.toBytes("is not valid JSON in UTF-8 (" + json.getOriginalMessage() + ")", DETAIL_BYTES, CUT)
                 : "could not be read";
     }
 
@@ -133,12 +139,12 @@ public final class ReportParser {
             if (value != JsonToken.VALUE_STRING) {
                 throw new Invalid(field + ": must be a string");
             }
-            String text = Cut.wellFormed(parser.getText());
-            if (Cut.utf8Length(text) <= maxBytes) {
+            String text = TextCut.wellFormed(parser.getText());
+            if (JsonSize.utf8(text) <= maxBytes) {
                 return text;
             }
             cuts.add(field + " cut to " + maxBytes + " bytes");
-            return Cut.toBytes(text, maxBytes);
+            return TextCut.toBytes(text, maxBytes, CUT);
         }
 
         private List<String> texts(String field, JsonToken value, int maxItems, int maxBytes)
@@ -154,10 +160,10 @@ public final class ReportParser {
                     throw new Invalid(field + "." + given + ": must be a string");
                 }
                 if (given++ < maxItems) {
-                    String text = Cut.wellFormed(parser.getText());
-                    if (Cut.utf8Length(text) > maxBytes) {
+                    String text = TextCut.wellFormed(parser.getText());
+                    if (JsonSize.utf8(text) > maxBytes) {
                         cut++;
-                        text = Cut.toBytes(text, maxBytes);
+                        text = TextCut.toBytes(text, maxBytes, CUT);
                     }
                     kept.add(text);
                 }
@@ -199,17 +205,17 @@ public final class ReportParser {
                     stat = number.length() <= NUMBER_CHARS ? new ReportNumber(number) : null;
                     longNumbers += stat == null ? 1 : 0;
                 } else if (v == JsonToken.VALUE_STRING) {
-                    String text = Cut.wellFormed(parser.getText());
-                    if (Cut.utf8Length(text) > STAT_STRING_BYTES) {
+                    String text = TextCut.wellFormed(parser.getText());
+                    if (JsonSize.utf8(text) > STAT_STRING_BYTES) {
                         cut++;
-                        text = Cut.toBytes(text, STAT_STRING_BYTES);
+                        text = TextCut.toBytes(text, STAT_STRING_BYTES, CUT);
                     }
                     stat = text;
                 } else {
                     throw new Invalid("stats." + quote(key) + ": must be a number or a string");
                 }
                 if (stat != null && given++ < STATS) {
-                    kept.put(Cut.wellFormed(key), stat);
+                    kept.put(TextCut.wellFormed(key), stat);
                 }
             }
             if (given > STATS) {
@@ -231,7 +237,7 @@ public final class ReportParser {
         }
 
         private static String quote(String agentText) {
-            return Cut.toChars(agentText, QUOTED_CHARS, "…");
+            return TextCut.toChars(agentText, QUOTED_CHARS, "…");
         }
     }
 }

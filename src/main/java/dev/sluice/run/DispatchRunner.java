@@ -293,22 +293,12 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     capture.finishStdout(availableFrom), spec, true, containerId, capture.nonce(), masker);
             CapturedOutput stderr = documents.finish(
                     capture.finishStderr(availableFrom), spec, false, containerId, capture.nonce(), masker);
-            return finisher.finish(new Ending(
-                    id,
-                    spec,
-                    exit.status(),
-                    exit.code(),
-                    exit.error(),
-                    startedAt,
-                    finishedAt,
-                    stdout,
-                    stderr,
-                    availableFrom,
-                    recovered,
-                    reports.reading(reportFile, stdout.text(), masker),
-                    kept,
-                    capture.nonce(),
-                    null));
+            return finisher.finish(Ending.of(id, spec)
+                    .ended(exit.status(), exit.code(), exit.error())
+                    .ran(startedAt, finishedAt)
+                    .output(new Ending.Output(stdout, stderr, availableFrom, recovered, capture.nonce()))
+                    .handover(reports.reading(reportFile, stdout.text(), masker), kept)
+                    .build());
         });
     }
 

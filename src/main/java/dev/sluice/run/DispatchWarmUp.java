@@ -12,7 +12,6 @@ import jakarta.enterprise.event.ObservesAsync;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import dev.sluice.artifact.Artifacts;
 import dev.sluice.concurrent.WarmUp;
 import dev.sluice.output.OutputCollector;
 import dev.sluice.output.OutputFormat;
@@ -25,7 +24,6 @@ import dev.sluice.record.DispatchTransitions;
 import dev.sluice.record.Ending;
 import dev.sluice.record.Outbox;
 import dev.sluice.record.ResultBudget;
-import dev.sluice.report.ReportReading;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 import dev.sluice.store.ResultBodies;
@@ -105,22 +103,14 @@ class DispatchWarmUp {
         capture.stdout(OUTPUT, 0, OUTPUT.length);
         capture.stderr(OUTPUT, 0, OUTPUT.length);
         Instant now = clock.instant();
-        return new Ending(
-                id,
-                spec,
-                Dispatch.Status.SUCCEEDED,
-                0,
-                null,
-                now,
-                now,
-                capture.finishStdout(DispatchResult.AvailableFrom.WHOLE),
-                capture.finishStderr(DispatchResult.AvailableFrom.WHOLE),
-                DispatchResult.AvailableFrom.WHOLE,
-                false,
-                ReportReading.MISSING,
-                Artifacts.NONE,
-                capture.nonce(),
-                null);
+        return Ending.of(id, spec)
+                .ended(Dispatch.Status.SUCCEEDED, 0, null)
+                .ran(now, now)
+                .output(Ending.Output.captured(
+                        capture.finishStdout(DispatchResult.AvailableFrom.WHOLE),
+                        capture.finishStderr(DispatchResult.AvailableFrom.WHOLE),
+                        capture.nonce()))
+                .build();
     }
 
     private static void expect(boolean holds, String what) {

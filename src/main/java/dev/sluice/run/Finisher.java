@@ -6,7 +6,6 @@ import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
-import dev.sluice.artifact.Artifacts;
 import dev.sluice.concurrent.LogScope;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.record.Dispatch;
@@ -16,7 +15,6 @@ import dev.sluice.record.DispatchTransitions;
 import dev.sluice.record.Ending;
 import dev.sluice.record.Outbox;
 import dev.sluice.record.ResultBudget;
-import dev.sluice.report.ReportReading;
 import dev.sluice.worker.CrashPoint;
 
 /**
@@ -67,7 +65,7 @@ final class Finisher {
                 return false;
             }
             CrashPoint.AFTER_STORE.reached();
-            ended(closing.result(), ending.stdout(), ending.stderr());
+            ended(closing.result(), ending.output().stdout(), ending.output().stderr());
             return true;
         }
     }
@@ -98,23 +96,12 @@ final class Finisher {
      */
     List<String> closeLost(String me, Instant now, int limit) {
         List<DispatchResult> closed = transitions.closeLost(me, now, limit, outbox, lost -> {
-            Ending ending = new Ending(
-                    lost.id(),
-                    lost.spec(),
-                    Dispatch.Status.ERROR,
-                    null,
-                    Errors.WORKER_LOST,
-                    lost.startedAt(),
-                    now,
-                    CapturedOutput.EMPTY,
-                    CapturedOutput.EMPTY,
+            Ending ending = Ending.of(lost.id(), lost.spec())
+                    .ended(Dispatch.Status.ERROR, null, Errors.WORKER_LOST)
+                    .ran(lost.startedAt(), now)
                     // Its output was never counted, so what the runtime still holds cannot be placed.
-                    null,
-                    false,
-                    ReportReading.MISSING,
-                    Artifacts.NONE,
-                    null,
-                    null);
+                    .output(Ending.Output.UNCOUNTED)
+                    .build();
             return ending.closing(budget);
         });
         closed.forEach(result -> {

@@ -34,8 +34,9 @@ final class Summaries {
         if (!summarizer.enabled() || !wanted(ending)) {
             return ending;
         }
+        Ending.Output printed = ending.output();
         Summarizer.Outcome outcome = summarizer.summarize(
-                ending.stdout().text().toString(), ending.stderr().text().toString());
+                printed.stdout().text().toString(), printed.stderr().text().toString());
         if (outcome.summary() == null) {
             LOG.warnf("no worker summary: %s", outcome.failure());
             return ending;
@@ -49,11 +50,12 @@ final class Summaries {
     }
 
     private static boolean wanted(Ending ending) {
+        Ending.Output printed = ending.output();
         boolean output =
-                !ending.stdout().text().isEmpty() || !ending.stderr().text().isEmpty();
-        boolean cutOrUnreported = ending.stdout().truncated()
-                || ending.stderr().truncated()
-                || ending.report().status() == ReportStatus.MISSING;
+                !printed.stdout().text().isEmpty() || !printed.stderr().text().isEmpty();
+        boolean cutOrUnreported = printed.stdout().truncated()
+                || printed.stderr().truncated()
+                || ending.handover().report().status() == ReportStatus.MISSING;
         return output && cutOrUnreported;
     }
 

@@ -11,12 +11,10 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.sluice.artifact.Artifacts;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.output.OutputCollector;
 import dev.sluice.output.Overflow;
 import dev.sluice.output.SecretMasker;
-import dev.sluice.report.ReportReading;
 import dev.sluice.store.JsonColumns;
 import dev.sluice.testsupport.StoreFixtures;
 
@@ -206,22 +204,11 @@ class ResultBudgetTest {
     }
 
     private static Ending ending(CapturedOutput stdout, CapturedOutput stderr) {
-        return new Ending(
-                "d-1",
-                StoreFixtures.spec("img:1", null),
-                Dispatch.Status.SUCCEEDED,
-                0,
-                null,
-                T0,
-                T0.plusSeconds(1),
-                stdout,
-                stderr,
-                DispatchResult.AvailableFrom.WHOLE,
-                false,
-                ReportReading.MISSING,
-                Artifacts.NONE,
-                NONCE,
-                null);
+        return Ending.of("d-1", StoreFixtures.spec("img:1", null))
+                .ended(Dispatch.Status.SUCCEEDED, 0, null)
+                .ran(T0, T0.plusSeconds(1))
+                .output(Ending.Output.captured(stdout, stderr, NONCE))
+                .build();
     }
 
     /** Bytes the text takes as a JSON string, quotes left out. */
@@ -235,7 +222,7 @@ class ResultBudgetTest {
 
     /** The result as the finisher builds it before the budget. */
     private static DispatchResult unreduced(Ending ending) {
-        return ending.result(ending.stdout(), ending.stderr(), List.of());
+        return ending.result(ending.output().stdout(), ending.output().stderr(), List.of());
     }
 
     private static long size(DispatchResult result) {

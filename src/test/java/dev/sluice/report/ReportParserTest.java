@@ -69,16 +69,16 @@ class ReportParserTest {
         assertThat(reading.status()).isEqualTo(ReportStatus.TRUNCATED);
         AgentReport r = reading.report();
         assertThat(utf8(r.summary())).isLessThanOrEqualTo(2048);
-        assertThat(r.summary()).endsWith(Cut.MARK).startsWith("éé");
-        assertThat(r.summary().replace(Cut.MARK, "")).matches("é+"); // never half a character
+        assertThat(r.summary()).endsWith(ReportParser.CUT).startsWith("éé");
+        assertThat(r.summary().replace(ReportParser.CUT, "")).matches("é+"); // never half a character
         assertThat(r.keyFindings()).hasSize(20);
-        assertThat(r.keyFindings().get(0)).endsWith(Cut.MARK);
+        assertThat(r.keyFindings().get(0)).endsWith(ReportParser.CUT);
         assertThat(utf8(r.keyFindings().get(0))).isLessThanOrEqualTo(512);
         assertThat(r.keyFindings().get(1)).isEqualTo("fff");
         assertThat(utf8(r.verdict())).isLessThanOrEqualTo(128);
         assertThat(r.filesChanged()).hasSize(100).startsWith("f0");
         assertThat(r.stats()).hasSize(32).containsEntry("k0", new ReportNumber("0"));
-        assertThat((String) r.stats().get("k1")).endsWith(Cut.MARK);
+        assertThat((String) r.stats().get("k1")).endsWith(ReportParser.CUT);
         assertThat(utf8((String) r.stats().get("k1"))).isLessThanOrEqualTo(128);
         assertThat(reading.detail())
                 .isEqualTo("summary cut to 2048 bytes; keyFindings: 50 given, 20 kept; "

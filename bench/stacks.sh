@@ -14,15 +14,16 @@
 #   REF      the commit to compare the checkout with (default af59d2a: the last
 #            with C1 only and SHA-256 from NSS, ADRs 0019, 0038 and 0040)
 #   --pairs  how many times each arm runs (5)
-#   --flood  the size of each counted flood (512 MiB; the uncounted warm-up
+#   --flood  the size of each counted flood (256 MiB; the uncounted warm-up
 #            floods are half of it)
-# About 15 minutes on 2 vCPUs with the defaults, both builds included.
+# About 12 minutes on 2 quiet vCPUs with the defaults, both builds included;
+# each pair's floods take ten times as long when the machine is loaded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ref=af59d2a
 pairs=5
-flood=512
+flood=256
 while [ $# -gt 0 ]; do
   case "$1" in
     --pairs) pairs=$2; shift 2 ;;

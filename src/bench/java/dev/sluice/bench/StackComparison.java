@@ -67,12 +67,12 @@ public final class StackComparison {
         samples.put(AFTER_RSS, new LinkedHashMap<>());
     }
 
-    /** Arguments: image A, its name, image B, its name, pairs (5), flood MiB (512). */
+    /** Arguments: image A, its name, image B, its name, pairs (5), flood MiB (256). */
     public static void main(String[] args) throws Exception {
         String imageA = args[0];
         String imageB = args[2];
         int pairs = args.length > 4 ? Integer.parseInt(args[4]) : 5;
-        long floodMib = args.length > 5 ? Long.parseLong(args[5]) : 512;
+        long floodMib = args.length > 5 ? Long.parseLong(args[5]) : 256;
         List<Arm> arms = List.of(
                 new Arm("A: " + args[1], imageA, true),
                 new Arm("B: " + args[3], imageB, true),

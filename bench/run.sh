@@ -14,10 +14,9 @@
 #                                 one control call's cost, beside docker-java's pooled httpclient5 transport (300 calls, 3 rounds)
 #   bench/run.sh groups [members] [rounds]
 #                                 a dispatch group beside as many single dispatches (ADR 0028; 30 members, 3 rounds)
+#   bench/run.sh jit [rounds]     the shipped C1-only JIT beside the full tiered compiler: worker CPU per flood (3 rounds)
 #   bench/run.sh image [runs]     P6 in the JVM image (scripts/jvm-image.sh builds it): start-up and idle memory,
 #                                 with and without AppCDS and other start-up options (5 runs each, about 10 minutes)
-#   bench/stacks.sh [REF]         (a script of its own) this checkout's image beside an earlier commit's:
-#                                 P6, idle RSS, P1 and P7 in one interleaved run (about 15 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,6 +37,10 @@ if [ "${1:-}" = "image" ]; then
   shift
   SLUICE_IMAGE=sluice:jvm scripts/jvm-image.sh --no-package
   exec java -Xmx256m -cp "$cp" dev.sluice.bench.ImageStartup sluice:jvm "$@"
+fi
+if [ "${1:-}" = "jit" ]; then
+  shift
+  exec java -Xmx256m -cp "$cp" dev.sluice.bench.CompilerComparison "$@"
 fi
 if [ "${1:-}" = "groups" ]; then
   shift

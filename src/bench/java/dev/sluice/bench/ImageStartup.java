@@ -35,12 +35,13 @@ public final class ImageStartup {
             Variant variant, int runs, double ready, double fastest, double dockerStart, double cpu, double idleRss) {}
 
     static final List<Variant> VARIANTS = List.of(
-            new Variant("as shipped: AppCDS archive, tiered compilation (C2)", Map.of()),
+            new Variant("as shipped: AppCDS archive, C1 only", Map.of()),
             new Variant("the JDK's default CDS only, no AppCDS", Map.of(), "sh", "-c", PLAIN_JAVA),
             new Variant("no CDS at all (-Xshare:off)", Map.of("JAVA_OPTS", "-Xshare:off"), "sh", "-c", PLAIN_JAVA),
             new Variant(
-                    "AppCDS, C1 only on one compiler thread",
-                    Map.of("JAVA_OPTS", "-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1")));
+                    "AppCDS, full tiered compiler (C2)",
+                    Map.of("JAVA_OPTS", "-XX:TieredStopAtLevel=4 -XX:CICompilerCount=2")),
+            new Variant("AppCDS, two C1 compiler threads", Map.of("JAVA_OPTS", "-XX:CICompilerCount=2")));
 
     private ImageStartup() {}
 

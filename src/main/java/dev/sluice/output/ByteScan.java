@@ -27,7 +27,7 @@ final class ByteScan {
         int i = from;
         for (; i + Long.BYTES <= to; i += Long.BYTES) {
             long m = matches((long) LONGS.get(b, i) ^ pattern);
-            if (m != 0) { // counted only where there is something: most words hold nothing
+            if (m != 0) { // counted only where there is something: no bitCount intrinsic under C1
                 n += Long.bitCount(m);
             }
         }

@@ -74,7 +74,8 @@ final class JsonFileLogSize {
             long x = ByteScan.word(chunk, i);
             long escapes = ByteScan.jsonEscaped(x);
             long breaks = ByteScan.equal(x, (byte) '\n');
-            // Most words of most output hold neither: they are counted only here.
+            // Most words of most output hold neither; the JIT the worker ships
+            // (C1) has no intrinsic for bitCount, so it is counted only here.
             if ((escapes | breaks) != 0) {
                 e += Long.bitCount(escapes);
                 n += Long.bitCount(breaks);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,14 +18,16 @@ import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.WorkerContainer;
 
 /**
- * Two JVM images of the worker measured in turn in one run, the way {@code
- * bench/stacks.sh} builds them: by default the image of an earlier commit
- * ("A") and the image of the checkout ("B"), plus B started without its
- * AppCDS archive, so a start-up setting is judged by what it changes once the
- * rest is equal. In every pair each arm runs once, the order reversed from
- * one pair to the next (A B B₀, B₀ B A, ...), so load from elsewhere on the
- * machine falls on all of them alike. Each arm is a fresh container run as
- * the Kubernetes manifests run it ({@link WorkerContainer}).
+ * The worker's start-up stack as shipped beside the simpler one it was chosen
+ * over, in one run: the same JVM image started as it ships ("A": C1 alone on
+ * one compiler thread, SHA-256 from NSS; ADR 0048), with the JVM's own
+ * compiler settings and the JDK's SHA-256 ("B"), and as it ships but without
+ * its AppCDS archive ("A₀"), so each setting is judged by what it changes once
+ * the rest is equal. In every pair each arm runs once, the order reversed from
+ * one pair to the next (A B A₀, A₀ B A, ...), so load from elsewhere on the
+ * machine falls on all of them alike. Each arm is a fresh container run as the
+ * Kubernetes manifests run it ({@link WorkerContainer}). {@code bench/run.sh
+ * stacks} builds the image and runs this.
  *
  * <p>Per arm: {@code docker start} to readiness UP (P6) and the JVM's CPU until
  * then; the first {@code true} dispatch and the median of the next five,
@@ -40,6 +43,17 @@ public final class StackComparison {
     private static final Duration IDLE = Duration.ofSeconds(10);
     private static final int STEADY_DISPATCHES = 5;
 
+    /**
+     * B's settings after the shipped ones: tiered compilation up to C2 with the
+     * two compiler threads the JVM gives itself on two cores, and no NSS soft
+     * token on the library path, so that {@code Sha256} takes the JDK's own.
+     */
+    static final String DEFAULTS_AND_JDK_SHA256 =
+            "-XX:TieredStopAtLevel=4 -XX:CICompilerCount=2 -Djava.library.path=/nonexistent";
+
+    private static final String PLAIN_JAVA =
+            "exec java @/deployments/jvm.options $JAVA_OPTS -jar /deployments/sluice.jar";
+
     private static final String READY = "P6: `docker start` → readiness UP (s)";
     private static final String CPU = "JVM CPU until ready (CPU-s)";
     private static final String FIRST = "first `true` dispatch, submit → callback (ms)";
@@ -47,14 +61,24 @@ public final class StackComparison {
     private static final String IDLE_RSS = "idle RSS: after start and 6 dispatches, 10 s idle (MiB)";
     private static final String AFTER_RSS = "idle RSS: after the floods, 10 s idle (MiB)";
 
-    /** One way of running an image: as it ships, or with a command in place of its entrypoint. */
-    record Arm(String name, String image, boolean captures, String... command) {}
+    /** One way of starting the image: settings over the shipped ones, or a command instead of its entrypoint. */
+    record Arm(String name, Map<String, String> env, boolean captures, String... command) {}
 
+    static final List<Arm> ARMS = List.of(
+            new Arm("A: as shipped (C1 alone, SHA-256 from NSS)", Map.of(), true),
+            new Arm(
+                    "B: the JVM's default compilers (C2), the JDK's SHA-256",
+                    Map.of("JAVA_OPTS", DEFAULTS_AND_JDK_SHA256),
+                    true),
+            new Arm("A₀: as shipped without its AppCDS archive", Map.of(), false, "sh", "-c", PLAIN_JAVA));
+
+    private final String image;
     private final long floodBytes;
     /** Figure → arm → one sample per pair. */
     private final Map<String, Map<String, List<Double>>> samples = new LinkedHashMap<>();
 
-    private StackComparison(long floodBytes) {
+    private StackComparison(String image, long floodBytes) {
+        this.image = image;
         this.floodBytes = floodBytes;
         // The table's order: start-up first, then capture, then memory after it.
         for (String figure : List.of(READY, CPU, FIRST, STEADY, IDLE_RSS)) {
@@ -67,36 +91,25 @@ public final class StackComparison {
         samples.put(AFTER_RSS, new LinkedHashMap<>());
     }
 
-    /** Arguments: image A, its name, image B, its name, pairs (5), flood MiB (256). */
+    /** Arguments: the image (sluice:jvm), pairs (4), flood MiB (256). */
     public static void main(String[] args) throws Exception {
-        String imageA = args[0];
-        String imageB = args[2];
-        int pairs = args.length > 4 ? Integer.parseInt(args[4]) : 5;
-        long floodMib = args.length > 5 ? Long.parseLong(args[5]) : 256;
-        List<Arm> arms = List.of(
-                new Arm("A: " + args[1], imageA, true),
-                new Arm("B: " + args[3], imageB, true),
-                new Arm(
-                        "B₀: B without its AppCDS archive",
-                        imageB,
-                        false,
-                        "sh",
-                        "-c",
-                        "exec java @/deployments/jvm.options $JAVA_OPTS -jar /deployments/sluice.jar"));
+        String image = args.length > 0 ? args[0] : "sluice:jvm";
+        int pairs = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        long floodMib = args.length > 2 ? Long.parseLong(args[2]) : 256;
         String loadBefore = Files.readString(Path.of("/proc/loadavg")).strip();
-        StackComparison run = new StackComparison(floodMib << 20);
+        StackComparison run = new StackComparison(image, floodMib << 20);
         for (int pair = 0; pair < pairs; pair++) {
             run.cli(pair);
-            List<Arm> order = new ArrayList<>(arms);
+            List<Arm> order = new ArrayList<>(ARMS);
             if (pair % 2 == 1) {
                 Collections.reverse(order);
             }
             for (Arm arm : order) {
-                run.arm(arm, pair, arms.indexOf(arm));
+                run.arm(arm, pair, ARMS.indexOf(arm));
             }
         }
         String loadAfter = Files.readString(Path.of("/proc/loadavg")).strip();
-        String report = run.report(arms, pairs, loadBefore, loadAfter);
+        String report = run.report(ARMS, pairs, loadBefore, loadAfter);
         System.out.println(report);
         Files.writeString(Path.of("target/bench-stacks.md"), report);
     }
@@ -119,12 +132,12 @@ public final class StackComparison {
 
     private void arm(Arm arm, int pair, int index) throws Exception {
         String container = "sluice-bench-stacks-" + ProcessHandle.current().pid() + "-" + pair + "-" + index;
-        Map<String, String> env = Map.of(
-                "SLUICE_DISPATCH_DEFAULT_MEMORY", "256M",
-                "SLUICE_WORKER_RECONCILE_INTERVAL", "30s",
-                "QUARKUS_LOG_LEVEL", "WARN");
+        Map<String, String> env = new HashMap<>(arm.env());
+        env.put("SLUICE_DISPATCH_DEFAULT_MEMORY", "256M");
+        env.put("SLUICE_WORKER_RECONCILE_INTERVAL", "30s");
+        env.put("QUARKUS_LOG_LEVEL", "WARN");
         try (Receiver r = Receiver.on("127.0.0.1");
-                WorkerContainer w = WorkerContainer.create(arm.image(), container, env, arm.command())) {
+                WorkerContainer w = WorkerContainer.create(image, container, env, arm.command())) {
             long t0 = System.nanoTime();
             w.start();
             while (Harness.status(w, "/q/health/ready") != 200) {

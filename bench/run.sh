@@ -17,6 +17,10 @@
 #   bench/run.sh jit [rounds]     the shipped C1-only JIT beside the full tiered compiler: worker CPU per flood (3 rounds)
 #   bench/run.sh image [runs]     P6 in the JVM image (scripts/jvm-image.sh builds it): start-up and idle memory,
 #                                 with and without AppCDS and other start-up options (5 runs each, about 10 minutes)
+#   bench/run.sh stacks [pairs] [MiB]
+#                                 the image's start-up stack as shipped beside the JVM's default compilers with the
+#                                 JDK's SHA-256, and without AppCDS, interleaved: P6, CPU to ready, first and steady
+#                                 dispatch, idle RSS, P1 and P7 beside the CLI (ADR 0048; 4 pairs, 256 MiB floods)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,6 +41,11 @@ if [ "${1:-}" = "image" ]; then
   shift
   SLUICE_IMAGE=sluice:jvm scripts/jvm-image.sh --no-package
   exec java -Xmx256m -cp "$cp" dev.sluice.bench.ImageStartup sluice:jvm "$@"
+fi
+if [ "${1:-}" = "stacks" ]; then
+  shift
+  SLUICE_IMAGE=sluice:jvm scripts/jvm-image.sh --no-package
+  exec java -Xmx256m -cp "$cp" dev.sluice.bench.StackComparison sluice:jvm "$@"
 fi
 if [ "${1:-}" = "jit" ]; then
   shift

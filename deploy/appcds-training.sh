@@ -5,7 +5,7 @@
 # an AppCDS archive. Started with that archive, the worker maps those classes
 # parsed and verified instead of loading them from the jar: a faster start, and
 # a first dispatch that finds its request's way loaded (BENCHMARKS.md, "The JVM
-# image" and P3; ADRs 0019 and 0044). The image build runs it (Dockerfile.jvm),
+# image" and P3; ADR 0048). The image build runs it (Dockerfile.jvm),
 # and scripts/worker.sh once per build of the jar.
 #
 # No engine answers (none does while an image builds; the jar's training is

@@ -4,7 +4,7 @@
 # not one per thread that ever allocated (less resident memory, idle and under
 # floods; BENCHMARKS.md, P2), and the AppCDS archive of this build of the jar,
 # written by a training run the first time the build starts (a few seconds,
-# once; ADR 0044). The image starts it the same way (Dockerfile.jvm), the
+# once; ADR 0048). The image starts it the same way (Dockerfile.jvm), the
 # benchmarks and the soak through WorkerProcess.startAsShipped, which runs this.
 # Settings come from SLUICE_* environment variables; java replaces this shell,
 # so a signal sent to it reaches the worker.

@@ -153,7 +153,7 @@ public final class Harness {
     }
 
     /** Submits and returns the id; the result arrives at the receiver. */
-    private static String submit(WorkerProcess w, Receiver r, String script) throws IOException {
+    static String submit(WorkerClient w, Receiver r, String script) throws IOException {
         Map<String, Object> request = new HashMap<>(WorkerClient.script(script));
         request.put("callbackUrl", r.url("/bench"));
         request.put("timeout", "PT2H");
@@ -161,7 +161,7 @@ public final class Harness {
     }
 
     /** Waits for a dispatch's callback and returns when it arrived and the result it carried. */
-    private static Receiver.Request awaitCallback(Receiver r, String id, Duration within) throws InterruptedException {
+    static Receiver.Request awaitCallback(Receiver r, String id, Duration within) throws InterruptedException {
         Instant deadline = Instant.now().plus(within);
         String webhookId = "msg_" + id;
         while (Instant.now().isBefore(deadline)) {
@@ -175,15 +175,15 @@ public final class Harness {
         throw new IllegalStateException("no callback for " + id + " within " + within);
     }
 
-    private static JsonNode result(Receiver.Request callback) throws IOException {
+    static JsonNode result(Receiver.Request callback) throws IOException {
         return JSON.readTree(callback.body());
     }
 
     /** One {@code docker run}: its wall time, and the CPU its CLI process used. */
-    private record CliRun(double seconds, double cpuSeconds) {}
+    record CliRun(double seconds, double cpuSeconds) {}
 
     /** {@code docker run --rm} of the same image and producer, output discarded. */
-    private static CliRun cli(String logDriver, String script) throws IOException, InterruptedException {
+    static CliRun cli(String logDriver, String script) throws IOException, InterruptedException {
         // bash's times prints the CPU its children used: here, the docker CLI.
         String run = "docker run --rm --network none --log-driver " + logDriver + " " + IMAGE + " sh -c '"
                 + script.replace("'", "'\\''") + "' >/dev/null 2>&1 || exit 1; times";
@@ -774,7 +774,7 @@ public final class Harness {
 
     // ---------------------------------------------------------------- helpers
 
-    private static int status(WorkerProcess w, String path) {
+    static int status(WorkerClient w, String path) {
         try {
             return w.status(path);
         } catch (IOException e) {

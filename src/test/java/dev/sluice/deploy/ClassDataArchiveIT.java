@@ -16,7 +16,7 @@ import dev.sluice.testsupport.WorkerProcess;
 
 /**
  * The jar started as it ships maps the AppCDS archive of its own build (ADR
- * 0044): scripts/worker.sh writes it with deploy/appcds-training.sh the first
+ * 0048): scripts/worker.sh writes it with deploy/appcds-training.sh the first
  * time a build starts, or when the archive is older than the jar, and maps it
  * after. {@code -Xshare:on} makes a start fail instead of going on without an
  * archive it cannot map.

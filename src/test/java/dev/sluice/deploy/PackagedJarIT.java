@@ -16,7 +16,7 @@ import dev.sluice.testsupport.WorkerClient;
 import dev.sluice.testsupport.WorkerProcess;
 
 /**
- * The one jar carries no configuration file of its own (ADR 0039): its
+ * The one jar carries no configuration file of its own (ADR 0048): its
  * settings come from the configuration the build recorded, so starting the
  * worker never opens the jar (35,000 entries) as a zip file system to look for
  * one. Such a file system loads its index node class, which nothing else

@@ -1,14 +1,18 @@
 package dev.sluice.hashing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.Security;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -22,8 +26,9 @@ import net.jqwik.api.Provide;
 
 /**
  * The digests {@link Sha256} gives are the JDK's own, whatever the input and
- * however it is fed; and on a runtime with the PKCS#11 provider and the NSS
- * library (this machine's, and the image's) they come from NSS.
+ * however it is fed; on a runtime with the PKCS#11 provider and the NSS
+ * library (this machine's, and the image's) they come from NSS, and without
+ * the library from the JDK; either way a copy goes on where the digest was.
  */
 class Sha256Test {
 
@@ -68,6 +73,63 @@ class Sha256Test {
         Class<?> twin = new Reloading(Sha256.class.getClassLoader()).loadClass(Sha256.class.getName());
         assertThat(twin).isNotSameAs(Sha256.class);
         assertThat((String) twin.getMethod("implementation").invoke(null)).contains(nssHere() ? "NSS" : "JDK");
+    }
+
+    /**
+     * A runtime without the soft token where the worker looks (another base
+     * image) hashes with the JDK's own, with the same answers; its copies work
+     * as NSS's do.
+     */
+    @Test
+    void withoutTheSoftTokenOnTheLibraryPathTheJdksOwnIsUsed() throws ReflectiveOperationException {
+        assumeFalse(Files.exists(Path.of("/usr/lib64/libsoftokn3.so")), "looked for in /usr/lib64 whatever the path");
+        String path = System.getProperty("java.library.path");
+        Class<?> twin;
+        try {
+            System.setProperty("java.library.path", "/nonexistent");
+            twin = new Reloading(Sha256.class.getClassLoader()).loadClass(Sha256.class.getName());
+            assertThat((String) twin.getMethod("implementation").invoke(null)).isEqualTo("the JDK's own");
+        } finally {
+            System.setProperty("java.library.path", path);
+        }
+        MessageDigest jdk = (MessageDigest) twin.getMethod("digest").invoke(null);
+        assertThat(jdk.getProvider().getName()).isEqualTo("SUN");
+        jdk.update("ab".getBytes(StandardCharsets.US_ASCII));
+        MessageDigest copy =
+                (MessageDigest) twin.getMethod("copy", MessageDigest.class).invoke(null, jdk);
+        copy.update((byte) 'c');
+        assertThat(HexFormat.of().formatHex(copy.digest()))
+                .isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assertThat(jdk.digest()).isEqualTo(sun("ab".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    /** As a stream's digest is checked against an expected one mid-stream (StreamDigester.matchesWritten). */
+    @Property(tries = 100)
+    void aCopyGoesOnFromWhereTheDigestWasAndLeavesItUnmoved(
+            @ForAll("inputs") byte[] before, @ForAll("inputs") byte[] suffix, @ForAll("inputs") byte[] after) {
+        MessageDigest digest = Sha256.digest();
+        digest.update(before);
+        MessageDigest copy = Sha256.copy(digest);
+        copy.update(suffix);
+        digest.update(after);
+
+        assertThat(copy.digest()).isEqualTo(sun(concat(before, suffix)));
+        assertThat(digest.digest()).isEqualTo(sun(concat(before, after)));
+    }
+
+    private static byte[] sun(byte[] input) {
+        try {
+            return MessageDigest.getInstance("SHA-256", Security.getProvider("SUN"))
+                    .digest(input);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] concat(byte[] x, byte[] y) {
+        byte[] both = Arrays.copyOf(x, x.length + y.length);
+        System.arraycopy(y, 0, both, x.length, y.length);
+        return both;
     }
 
     private static boolean nssHere() {

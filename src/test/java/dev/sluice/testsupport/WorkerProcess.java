@@ -61,7 +61,7 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
      * Starts the worker as users start it: through scripts/worker.sh, with the
      * JVM options it ships with (deploy/jvm.options), the C library's arenas
      * limited and the AppCDS archive of this build of the jar (written the first
-     * time, ADR 0044), unless {@code env} says otherwise; with this JVM's java.
+     * time, ADR 0048), unless {@code env} says otherwise; with this JVM's java.
      */
     public static WorkerProcess startAsShipped(Map<String, String> env) {
         Map<String, String> shipped = new HashMap<>(env);

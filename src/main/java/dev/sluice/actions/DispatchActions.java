@@ -68,35 +68,44 @@ public class DispatchActions {
         return json.readValue(body, DispatchRequest.class);
     }
 
-    /** Validates and accepts a request, or replays the dispatch an earlier one with the same id made. */
-    public DispatchIntake.Accepted create(DispatchRequest request) {
+    /**
+     * Validates and accepts a request in the caller's tenant, or replays the dispatch an
+     * earlier one with the same id made there.
+     */
+    public DispatchIntake.Accepted create(Caller caller, DispatchRequest request) {
         DispatchSpec spec = validator.validate(request);
-        return intake.accept(request.id(), spec, fingerprint.of(request));
+        return intake.accept(caller.tenant(), request.id(), spec, fingerprint.of(request));
     }
 
-    public Dispatch get(String id) {
-        return queries.get(id);
+    /** The dispatch the caller names {@code id}; another tenant's is not found, as an unknown one. */
+    public Dispatch get(Caller caller, String id) {
+        return queries.get(caller.dispatchKey(id));
     }
 
     /** The digest's JSON (docs/api.md, section 7.6). */
-    public byte[] digest(String id) {
-        return queries.digest(id);
+    public byte[] digest(Caller caller, String id) {
+        return queries.digest(caller.dispatchKey(id));
     }
 
     public DispatchView view(Dispatch d) {
         return DispatchView.of(d, d.callbackUrl() == null ? Optional.empty() : callbacks.state(d.id()));
     }
 
-    /** A page of the listing; the arguments are the query parameters' text, each optional. */
-    public DispatchListView list(String status, String limit, String after) {
+    /**
+     * A page of the caller's listing (every tenant's for an operator); the arguments are
+     * the query parameters' text, each optional.
+     */
+    public DispatchListView list(Caller caller, String status, String limit, String after) {
         Dispatch.Status wanted = status == null || status.isEmpty() ? null : parseStatus(status);
         int size = limit == null || limit.isEmpty()
                 ? config.defaultPageSize()
                 : QueryParams.intIn("limit", limit, 1, config.maxPageSize());
-        if (after != null && !DispatchRequestValidator.ID.matcher(after).matches()) {
-            throw ProblemException.invalid(List.of(Problem.FieldError.of("after", "is not a dispatch id")));
-        }
-        DispatchStore.Page page = queries.list(wanted, size, after);
+        String afterKey = after == null
+                ? null
+                : caller.key(after)
+                        .orElseThrow(() -> ProblemException.invalid(
+                                List.of(Problem.FieldError.of("after", "is not a dispatch id"))));
+        DispatchStore.Page page = queries.list(caller.listedTenant(), wanted, size, afterKey);
         Map<String, CallbackStore.State> deliveries = callbacks.states(page.items().stream()
                 .filter(d -> d.callbackUrl() != null)
                 .map(Dispatch::id)
@@ -104,7 +113,7 @@ public class DispatchActions {
         String next = page.nextAfter() == null
                 ? null
                 : "/v1/dispatches?" + (wanted == null ? "" : "status=" + wanted.wire() + "&") + "limit=" + size
-                        + "&after=" + page.nextAfter();
+                        + "&after=" + caller.name(page.nextAfter());
         return new DispatchListView(
                 page.items().stream()
                         .map(d -> DispatchListView.Item.of(d, Optional.ofNullable(deliveries.get(d.id()))))
@@ -122,8 +131,8 @@ public class DispatchActions {
         }
     }
 
-    public Cancellation.Cancelled cancel(String id) {
-        return cancellation.cancel(id);
+    public Cancellation.Cancelled cancel(Caller caller, String id) {
+        return cancellation.cancel(caller.dispatchKey(id));
     }
 
     /**
@@ -131,7 +140,8 @@ public class DispatchActions {
      * text, each optional, and limit defaults to {@code defaultLimit} when
      * absent (at most {@code sluice.api.max-log-range}).
      */
-    public LogRange log(String id, String stream, String offset, String limit, long defaultLimit) {
+    public LogRange log(Caller caller, String id, String stream, String offset, String limit, long defaultLimit) {
+        String key = caller.dispatchKey(id);
         if (!"stdout".equals(stream) && !"stderr".equals(stream)) {
             throw new ProblemException(404, "not-found", "No such stream", "streams are stdout and stderr");
         }
@@ -141,7 +151,7 @@ public class DispatchActions {
         int size = limit == null || limit.isEmpty()
                 ? (int) Math.min(max, defaultLimit)
                 : QueryParams.intIn("limit", limit, 1, max);
-        return logs.read(id, stream.equals("stdout"), from, size);
+        return logs.read(key, stream.equals("stdout"), from, size);
     }
 
     /** A range read's limit when the request names none: {@code sluice.api.default-log-range}. */

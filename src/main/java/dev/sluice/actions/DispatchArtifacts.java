@@ -31,17 +31,18 @@ public class DispatchArtifacts {
     }
 
     /** The file artifact {@code name} of dispatch {@code id} is kept in. */
-    public Path file(String id, String name) {
-        Dispatch dispatch = queries.get(id);
+    public Path file(Caller caller, String id, String name) {
+        String key = caller.dispatchKey(id);
+        Dispatch dispatch = queries.get(key);
         if (!dispatch.status().terminal()) {
             throw new RequestRefused(
                     RequestRefused.Reason.ARTIFACT_NOT_FOUND,
                     "dispatch " + id + " has not finished; its artifacts are kept when it does");
         }
-        if (store.holds(id)) {
-            return store.file(id, name).orElseThrow(() -> unknown(id, name));
+        if (store.holds(key)) {
+            return store.file(key, name).orElseThrow(() -> unknown(id, name));
         }
-        if (DispatchDigest.artifacts(queries.digest(id)) == 0) {
+        if (DispatchDigest.artifacts(queries.digest(key)) == 0) {
             throw unknown(id, name);
         }
         boolean retained = dispatch.finishedAt() != null

@@ -9,6 +9,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import dev.sluice.callback.CallbackStore;
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchSummary;
 
 /**
@@ -31,7 +32,12 @@ public record DispatchListView(
             name = "DispatchListItem",
             description = "A dispatch record with summary in place of result, and no callback history.")
     public record Item(
-            @Schema(required = true) String id,
+            @Schema(required = true, description = "the id its tenant gave it (or was given)")
+            String id,
+
+            @Schema(required = true, description = "the tenant it belongs to (docs/api.md, section 1)")
+            String tenant,
+
             @Schema(required = true) Dispatch.Status status,
             @Schema(required = true) String image,
             @Schema(required = true) Instant createdAt,
@@ -47,7 +53,8 @@ public record DispatchListView(
 
         static Item of(Dispatch d, Optional<CallbackStore.State> delivery) {
             return new Item(
-                    d.id(),
+                    DispatchKey.idOf(d.id()),
+                    DispatchKey.tenantOf(d.id()),
                     d.status(),
                     d.image(),
                     d.createdAt(),

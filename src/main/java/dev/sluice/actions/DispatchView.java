@@ -13,12 +13,14 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.sluice.callback.CallbackStore;
 import dev.sluice.callback.DeliveryState;
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchLinks;
 import dev.sluice.record.StoredResult;
 
 /** A dispatch record as GET and POST return it (docs/api.md, section 4). */
 @JsonPropertyOrder({
     "id",
+    "tenant",
     "status",
     "image",
     "createdAt",
@@ -33,7 +35,12 @@ import dev.sluice.record.StoredResult;
         name = "DispatchRecord",
         description = "A dispatch as POST, GET, DELETE and redeliver answer it (docs/api.md, section 4).")
 public record DispatchView(
-        @Schema(required = true) String id,
+        @Schema(required = true, description = "the id its tenant gave it (or was given)")
+        String id,
+
+        @Schema(required = true, description = "the tenant it belongs to (docs/api.md, section 1)")
+        String tenant,
+
         @Schema(required = true) Dispatch.Status status,
 
         @Schema(required = true, description = "the image as requested")
@@ -132,7 +139,8 @@ public record DispatchView(
 
     public static DispatchView of(Dispatch d, Optional<CallbackStore.State> delivery) {
         return new DispatchView(
-                d.id(),
+                DispatchKey.idOf(d.id()),
+                DispatchKey.tenantOf(d.id()),
                 d.status(),
                 d.image(),
                 d.createdAt(),

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.group.GroupConfig;
 import dev.sluice.group.GroupIntake;
 import dev.sluice.group.GroupQueries;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.run.DispatchIntake;
 
@@ -56,13 +57,15 @@ public class GroupActions {
         return json.readValue(body, GroupRequest.class);
     }
 
-    /** Validates and accepts a group, members and all, or refuses it whole; its id. */
-    public String create(GroupRequest request) {
-        return intake.accept(validate(request));
+    /** Validates and accepts a group in the caller's tenant, members and all, or refuses it whole. */
+    public GroupView create(Caller caller, GroupRequest request) {
+        String key = intake.accept(caller.tenant(), validate(request));
+        return queries.find(key).map(GroupView::of).orElseThrow(() -> notFound(DispatchKey.idOf(key)));
     }
 
-    public GroupView get(String id) {
-        return queries.find(id).map(GroupView::of).orElseThrow(() -> notFound(id));
+    /** The group the caller names {@code id}; another tenant's is not found, as an unknown one. */
+    public GroupView get(Caller caller, String id) {
+        return caller.key(id).flatMap(queries::find).map(GroupView::of).orElseThrow(() -> notFound(id));
     }
 
     /** Every field of the group and of each member at once; one 422 naming them all, or the group to accept. */

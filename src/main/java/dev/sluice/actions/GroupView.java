@@ -12,10 +12,12 @@ import com.fasterxml.jackson.annotation.JsonRawValue;
 
 import dev.sluice.group.DispatchGroup;
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchKey;
 
 /** A group record as GET and POST return it (docs/api.md, section 2.10). */
 @JsonPropertyOrder({
     "id",
+    "tenant",
     "status",
     "createdAt",
     "finishedAt",
@@ -30,6 +32,9 @@ import dev.sluice.record.Dispatch;
 public record GroupView(
         @Schema(required = true, description = "g- and 32 hex digits")
         String id,
+
+        @Schema(required = true, description = "the tenant it belongs to, as its members do")
+        String tenant,
 
         @Schema(
                 required = true,
@@ -82,7 +87,8 @@ public record GroupView(
 
     static GroupView of(DispatchGroup g) {
         return new GroupView(
-                g.id(),
+                DispatchKey.idOf(g.id()),
+                DispatchKey.tenantOf(g.id()),
                 g.finished() ? "finished" : "running",
                 g.createdAt(),
                 g.finishedAt(),
@@ -92,7 +98,7 @@ public record GroupView(
                 g.batches(),
                 g.members().stream()
                         .map(m -> new Member(
-                                m.id(),
+                                DispatchKey.idOf(m.id()),
                                 m.status(),
                                 m.digest() == null ? null : new String(m.digest(), StandardCharsets.UTF_8)))
                         .toList(),

@@ -18,6 +18,7 @@ import jakarta.ws.rs.sse.SseEventSink;
 
 import org.jboss.resteasy.reactive.PathPart;
 
+import dev.sluice.actions.Caller;
 import dev.sluice.actions.DispatchActions;
 import dev.sluice.actions.DispatchArtifacts;
 import dev.sluice.actions.DispatchListView;
@@ -42,6 +43,9 @@ public class DispatchResource implements DispatchApi {
     DispatchActions actions;
 
     @Inject
+    Callers callers;
+
+    @Inject
     CallbackService callbacks;
 
     @Inject
@@ -59,7 +63,7 @@ public class DispatchResource implements DispatchApi {
             throw new ProblemException(
                     400, "body-required", "A request body is required", "POST a JSON object with at least an image");
         }
-        DispatchIntake.Accepted accepted = actions.create(request);
+        DispatchIntake.Accepted accepted = actions.create(callers.current(), request);
         Dispatch d = accepted.dispatch();
         return Response.accepted(actions.view(d))
                 .location(URI.create(DispatchLinks.self(d.id())))
@@ -69,12 +73,12 @@ public class DispatchResource implements DispatchApi {
 
     @Override
     public DispatchView get(String id) {
-        return actions.view(actions.get(id));
+        return actions.view(actions.get(callers.current(), id));
     }
 
     @Override
     public Response list(String status, String limit, String after) {
-        DispatchListView page = actions.list(status, limit, after);
+        DispatchListView page = actions.list(callers.current(), status, limit, after);
         Response.ResponseBuilder response = Response.ok(page);
         if (page.next() != null) {
             response.header("Link", "<" + page.next() + ">; rel=\"next\"");
@@ -84,7 +88,7 @@ public class DispatchResource implements DispatchApi {
 
     @Override
     public Response cancel(String id) {
-        Cancellation.Cancelled cancelled = actions.cancel(id);
+        Cancellation.Cancelled cancelled = actions.cancel(callers.current(), id);
         return Response.status(cancelled.stopping() ? Response.Status.ACCEPTED : Response.Status.OK)
                 .entity(actions.view(cancelled.dispatch()))
                 .build();
@@ -92,18 +96,20 @@ public class DispatchResource implements DispatchApi {
 
     @Override
     public Response redeliver(String id) {
-        callbacks.redeliver(actions.get(id));
-        return Response.accepted(actions.view(actions.get(id))).build();
+        Caller caller = callers.current();
+        callbacks.redeliver(actions.get(caller, id));
+        return Response.accepted(actions.view(actions.get(caller, id))).build();
     }
 
     @Override
     public Response digest(String id) {
-        return Response.ok(actions.digest(id), MediaType.APPLICATION_JSON).build();
+        return Response.ok(actions.digest(callers.current(), id), MediaType.APPLICATION_JSON)
+                .build();
     }
 
     @Override
     public Response logs(String id, String stream, String offset, String limit) {
-        LogRange range = actions.log(id, stream, offset, limit, actions.defaultLogRange());
+        LogRange range = actions.log(callers.current(), id, stream, offset, limit, actions.defaultLogRange());
         return Response.ok(range.bytes(), MediaType.APPLICATION_OCTET_STREAM)
                 .header("Sluice-Log-Offset", range.offset())
                 .header("Sluice-Log-Next-Offset", range.offset() + range.bytes().length)
@@ -113,7 +119,8 @@ public class DispatchResource implements DispatchApi {
 
     @Override
     public void events(String id, String lastEventId, SseEventSink sink, Sse sse) {
-        if (!events.subscribe(id, SseEvents.lastEventId(lastEventId), new SseEvents(sink, sse))) {
+        String key = callers.current().dispatchKey(id);
+        if (!events.subscribe(key, SseEvents.lastEventId(lastEventId), new SseEvents(sink, sse))) {
             throw SseEvents.tooMany(limits.retryAfter());
         }
     }
@@ -125,7 +132,7 @@ public class DispatchResource implements DispatchApi {
      */
     @Override
     public Response artifact(String id, String name, String range) {
-        Path file = artifacts.file(id, name);
+        Path file = artifacts.file(callers.current(), id, name);
         long size;
         String type;
         try {

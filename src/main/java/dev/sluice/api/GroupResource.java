@@ -16,6 +16,9 @@ public class GroupResource implements GroupApi {
     @Inject
     GroupActions actions;
 
+    @Inject
+    Callers callers;
+
     @Override
     public Response create(GroupRequest request) {
         if (request == null) {
@@ -25,14 +28,14 @@ public class GroupResource implements GroupApi {
                     "A request body is required",
                     "POST a JSON object with at least one member in dispatches");
         }
-        String id = actions.create(request);
-        return Response.accepted(get(id))
-                .location(URI.create("/v1/dispatch-groups/" + id))
+        GroupView group = actions.create(callers.current(), request);
+        return Response.accepted(group)
+                .location(URI.create(group.links().self()))
                 .build();
     }
 
     @Override
     public GroupView get(String id) {
-        return actions.get(id);
+        return actions.get(callers.current(), id);
     }
 }

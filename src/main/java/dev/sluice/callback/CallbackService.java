@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchKey;
 
 /** What the API asks of callbacks: the delivery state of results, and redelivery. */
 public class CallbackService {
@@ -44,14 +45,14 @@ public class CallbackService {
     /** Sends the stored result again, now, with the same webhook-id and body. */
     public void redeliver(Dispatch dispatch) {
         if (dispatch.callbackUrl() == null) {
-            throw new CallbackRefused("dispatch " + dispatch.id() + " has no callback URL");
+            throw new CallbackRefused("dispatch " + DispatchKey.idOf(dispatch.id()) + " has no callback URL");
         }
         if (!dispatch.status().terminal()) {
-            throw new CallbackRefused(
-                    "dispatch " + dispatch.id() + " has no result yet; it is delivered when it finishes");
+            throw new CallbackRefused("dispatch " + DispatchKey.idOf(dispatch.id())
+                    + " has no result yet; it is delivered when it finishes");
         }
         if (!outbox.redeliver(dispatch.id(), clock.instant())) {
-            throw new CallbackRefused("dispatch " + dispatch.id() + " has no delivery to repeat");
+            throw new CallbackRefused("dispatch " + DispatchKey.idOf(dispatch.id()) + " has no delivery to repeat");
         }
         wake.run();
     }

@@ -3,6 +3,7 @@ package dev.sluice.events;
 import java.nio.charset.StandardCharsets;
 
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchKey;
 
 /**
  * A state a dispatch reached, as its stream shows it: event {@code state},
@@ -34,7 +35,7 @@ record StateEvent(String dispatchId, Dispatch.Status status, byte[] digest) {
     EventMessage message(boolean withId) {
         StringBuilder data = new StringBuilder(96)
                 .append("{\"id\":")
-                .append(Json.string(dispatchId))
+                .append(Json.string(DispatchKey.idOf(dispatchId)))
                 .append(",\"status\":\"")
                 .append(status.wire())
                 .append('"');

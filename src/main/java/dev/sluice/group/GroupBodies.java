@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 
 import dev.sluice.json.CompactJson;
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchLinks;
 
 /**
@@ -38,7 +39,7 @@ final class GroupBodies {
     private GroupBodies() {}
 
     static String link(String groupId) {
-        return "/v1/dispatch-groups/" + groupId;
+        return "/v1/dispatch-groups/" + DispatchKey.idOf(groupId);
     }
 
     /** A batch whose {@code spentBytes} is {@code spentBefore} plus the batch's own length. */
@@ -55,7 +56,7 @@ final class GroupBodies {
                 spentBefore,
                 spent -> CompactJson.object(gen -> {
                     gen.writeStringField("type", "group.batch");
-                    gen.writeStringField("groupId", groupId);
+                    gen.writeStringField("groupId", DispatchKey.idOf(groupId));
                     gen.writeNumberField("batch", number);
                     gen.writeStringField("mode", mode.wire);
                     gen.writeNumberField("members", members);
@@ -79,7 +80,7 @@ final class GroupBodies {
     static byte[] last(String groupId, List<Item> all, int batches, long maxBytes, long spent, List<Item> unreported) {
         return CompactJson.object(gen -> {
             gen.writeStringField("type", "group.finished");
-            gen.writeStringField("groupId", groupId);
+            gen.writeStringField("groupId", DispatchKey.idOf(groupId));
             gen.writeStringField("status", "finished");
             gen.writeNumberField("members", all.size());
             writeCounts(gen, all);
@@ -96,7 +97,7 @@ final class GroupBodies {
 
     private static void writeReference(JsonGenerator gen, Item item) throws IOException {
         gen.writeStartObject();
-        gen.writeStringField("id", item.id());
+        gen.writeStringField("id", DispatchKey.idOf(item.id()));
         gen.writeStringField("status", item.status().wire());
         gen.writeStringField("href", DispatchLinks.self(item.id()));
         gen.writeEndObject();

@@ -8,6 +8,7 @@ import java.util.UUID;
 import org.jboss.logging.Logger;
 
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.run.DispatchIntake;
 
 /**
@@ -37,13 +38,16 @@ public class GroupIntake {
         this.clock = clock;
     }
 
-    /** Accepts the group and queues its members; returns its id. Refusals are the dispatch intake's, and accept nothing. */
-    public String accept(NewGroup request) {
-        String id = "g-" + UUID.randomUUID().toString().replace("-", "");
+    /**
+     * Accepts the group in {@code tenant} and queues its members; returns its key. Refusals
+     * are the dispatch intake's, and accept nothing.
+     */
+    public String accept(String tenant, NewGroup request) {
+        String id = DispatchKey.of(tenant, "g-" + UUID.randomUUID().toString().replace("-", ""));
         long budget = request.maxDigestBytes() != null ? request.maxDigestBytes() : config.maxDigestBytes();
         GroupStore.NewGroup group =
                 new GroupStore.NewGroup(id, request.callbackUrl(), budget, request.metadata(), clock.instant());
-        List<Dispatch> members = intake.acceptAll(request.members(), (tx, ids) -> store.insert(tx, group, ids));
+        List<Dispatch> members = intake.acceptAll(tenant, request.members(), (tx, ids) -> store.insert(tx, group, ids));
         LOG.infof("group %s accepted with %d members", id, members.size());
         return id;
     }

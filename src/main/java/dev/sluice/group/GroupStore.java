@@ -9,6 +9,7 @@ import java.util.stream.IntStream;
 import com.fasterxml.jackson.core.type.TypeReference;
 
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 
@@ -55,9 +56,10 @@ class GroupStore {
     /** Records a group and its members' order, in the transaction that records the member dispatches. */
     void insert(Jdbc.Tx tx, NewGroup group, List<String> memberIds) {
         tx.update(
-                "INSERT INTO dispatch_groups (id, status, callback_url, max_digest_bytes, member_count, metadata, "
-                        + "created_at) VALUES (?, 'running', ?, ?, ?, ?, ?)",
+                "INSERT INTO dispatch_groups (id, tenant, status, callback_url, max_digest_bytes, member_count, "
+                        + "metadata, created_at) VALUES (?, ?, 'running', ?, ?, ?, ?, ?)",
                 group.id(),
+                DispatchKey.tenantOf(group.id()),
                 group.callbackUrl(),
                 group.maxDigestBytes(),
                 memberIds.size(),

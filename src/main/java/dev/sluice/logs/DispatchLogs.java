@@ -11,6 +11,7 @@ import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerLogs;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchQueries;
 import dev.sluice.record.DispatchResult;
 import dev.sluice.record.RequestRefused;
@@ -64,7 +65,7 @@ public class DispatchLogs {
             if (e.reason() == ContainerException.Reason.NOT_FOUND) {
                 throw new RequestRefused(
                         RequestRefused.Reason.LOG_GONE,
-                        "the container of dispatch " + id + " was removed, and its log with it");
+                        "the container of dispatch " + DispatchKey.idOf(id) + " was removed, and its log with it");
             }
             throw new RequestRefused(
                     RequestRefused.Reason.ENGINE_UNAVAILABLE,

@@ -3,6 +3,7 @@ package dev.sluice.mcp;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -164,19 +165,22 @@ final class AnswerBudget {
         }
     }
 
-    /** A page of the listing: items are left out from its end when they do not all fit. */
-    String list(DispatchListView page) {
-        int kept = budget.most(page.items().size(), n -> bytes(listing(page, n)));
-        return listing(page, kept);
+    /**
+     * A page of the listing: items are left out from its end when they do not all fit.
+     * {@code cursor} names an item as the caller's next call names it in {@code after}.
+     */
+    String list(DispatchListView page, Function<DispatchListView.Item, String> cursor) {
+        int kept = budget.most(page.items().size(), n -> bytes(listing(page, n, cursor)));
+        return listing(page, kept, cursor);
     }
 
-    private String listing(DispatchListView page, int kept) {
+    private String listing(DispatchListView page, int kept, Function<DispatchListView.Item, String> cursor) {
         int all = page.items().size();
         List<DispatchListView.Item> items = page.items().subList(0, kept);
         ObjectNode out = json.createObjectNode();
         out.set("items", json.valueToTree(items));
         boolean more = page.next() != null || kept < all;
-        out.put("after", more && kept > 0 ? items.get(kept - 1).id() : null);
+        out.put("after", more && kept > 0 ? cursor.apply(items.get(kept - 1)) : null);
         if (kept < all) {
             out.putArray("omitted")
                     .add((all - kept) + " items of this page left out, over this server's answer budget of " + max

@@ -13,9 +13,9 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import dev.sluice.actions.DispatchActions;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchFinished;
+import dev.sluice.record.DispatchQueries;
 
 /**
  * Waits, up to a bound, for a dispatch to end: woken by the announcement of
@@ -26,12 +26,12 @@ import dev.sluice.record.DispatchFinished;
 class FinishWaits {
 
     private final Function<String, Dispatch> records;
-    /** Each waiter's own future, by dispatch id. */
+    /** Each waiter's own future, by dispatch key. */
     private final ConcurrentHashMap<String, Set<CompletableFuture<Void>>> waits = new ConcurrentHashMap<>();
 
     @Inject
-    FinishWaits(DispatchActions actions) {
-        this(actions::get);
+    FinishWaits(DispatchQueries queries) {
+        this(queries::get);
     }
 
     FinishWaits(Function<String, Dispatch> records) {

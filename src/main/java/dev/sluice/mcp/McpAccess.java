@@ -1,5 +1,7 @@
 package dev.sluice.mcp;
 
+import java.util.Optional;
+
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -10,6 +12,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.actions.ApiTokens;
+import dev.sluice.actions.Caller;
 import dev.sluice.actions.Problem;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.buffer.Buffer;
@@ -18,7 +21,9 @@ import io.vertx.ext.web.RoutingContext;
 /**
  * The API's bearer tokens on the MCP server too. Its routes are the HTTP
  * layer's, not the REST layer's, so the REST filter never sees them: this
- * filter runs before every route and checks those under the MCP root.
+ * filter runs before every route, checks those under the MCP root, and keeps
+ * the {@link Caller} in the request's context, where the tools find it (the
+ * MCP server makes the HTTP request current while a tool runs).
  */
 @Singleton
 class McpAccess {
@@ -48,7 +53,13 @@ class McpAccess {
     private void check(RoutingContext rc) {
         String path = rc.normalizedPath();
         boolean mcp = path.equals(root) || path.startsWith(root + "/");
-        if (!mcp || tokens.open() || tokens.accepts(rc.request().getHeader("Authorization"))) {
+        if (!mcp) {
+            rc.next();
+            return;
+        }
+        Optional<Caller> caller = tokens.caller(rc.request().getHeader("Authorization"));
+        if (caller.isPresent()) {
+            rc.put(Caller.CONTEXT_KEY, caller.get());
             rc.next();
             return;
         }

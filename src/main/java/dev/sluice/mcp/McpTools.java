@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.sluice.actions.Caller;
 import dev.sluice.actions.DispatchActions;
 import dev.sluice.actions.DispatchRequest;
 import dev.sluice.actions.GroupActions;
@@ -19,12 +20,14 @@ import dev.sluice.actions.Problem;
 import dev.sluice.actions.ProblemException;
 import dev.sluice.actions.Refusals;
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.run.Cancellation;
 import dev.sluice.run.DispatchIntake;
 import io.quarkiverse.mcp.server.ToolManager;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -73,6 +76,7 @@ class McpTools {
     private final ObjectMapper json;
     private final AnswerBudget budget;
     private final Duration maxWait;
+    private final CurrentVertxRequest request;
 
     @Inject
     McpTools(
@@ -82,7 +86,9 @@ class McpTools {
             FinishWaits waits,
             Refusals refusals,
             ObjectMapper json,
-            McpConfig config) {
+            McpConfig config,
+            CurrentVertxRequest request) {
+        this.request = request;
         this.tools = tools;
         this.actions = actions;
         this.groups = groups;
@@ -145,12 +151,13 @@ class McpTools {
         ObjectNode request = (ObjectNode) json.readTree(arguments);
         Duration wait = waitBound(request.remove("wait"));
         DispatchRequest parsed = actions.read(request.toString());
-        DispatchIntake.Accepted accepted = actions.create(parsed);
-        String id = accepted.dispatch().id();
-        waits.await(id, wait);
+        Caller caller = caller();
+        DispatchIntake.Accepted accepted = actions.create(caller, parsed);
+        String key = accepted.dispatch().id();
+        waits.await(key, wait);
         ObjectNode out = json.createObjectNode();
         out.put("replayed", !accepted.created());
-        out.set("digest", budget.tree(actions.digest(id)));
+        out.set("digest", budget.tree(actions.digest(caller, caller.name(key))));
         return budget.small(out);
     }
 
@@ -173,11 +180,12 @@ class McpTools {
     private String result(String arguments) throws JsonProcessingException {
         ResultArguments args = json.readValue(arguments, ResultArguments.class);
         String id = required("id", args.id());
-        byte[] digest = actions.digest(id);
+        Caller caller = caller();
+        byte[] digest = actions.digest(caller, id);
         if (!Boolean.TRUE.equals(args.full())) {
             return budget.small(budget.tree(digest));
         }
-        Dispatch dispatch = actions.get(id);
+        Dispatch dispatch = actions.get(caller, id);
         if (dispatch.result() == null) {
             ObjectNode out = json.createObjectNode();
             out.set("digest", budget.tree(digest));
@@ -191,30 +199,45 @@ class McpTools {
         LogArguments args = json.readValue(arguments, LogArguments.class);
         String id = required("id", args.id());
         String stream = required("stream", args.stream());
-        return budget.log(stream, actions.log(id, stream, text(args.offset()), text(args.limit()), budget.max()));
+        return budget.log(
+                stream, actions.log(caller(), id, stream, text(args.offset()), text(args.limit()), budget.max()));
     }
 
     private String cancel(String arguments) throws JsonProcessingException {
         IdArguments args = json.readValue(arguments, IdArguments.class);
-        Cancellation.Cancelled cancelled = actions.cancel(required("id", args.id()));
+        Caller caller = caller();
+        String id = required("id", args.id());
+        Cancellation.Cancelled cancelled = actions.cancel(caller, id);
         ObjectNode out = json.createObjectNode();
         out.put("stopping", cancelled.stopping());
-        out.set("digest", budget.tree(actions.digest(cancelled.dispatch().id())));
+        out.set("digest", budget.tree(actions.digest(caller, id)));
         return budget.small(out);
     }
 
     private String list(String arguments) throws JsonProcessingException {
         ListArguments args = json.readValue(arguments, ListArguments.class);
-        return budget.list(actions.list(args.status(), text(args.limit()), args.after()));
+        Caller caller = caller();
+        return budget.list(
+                actions.list(caller, args.status(), text(args.limit()), args.after()),
+                item -> caller.name(DispatchKey.of(item.tenant(), item.id())));
     }
 
     private String dispatchGroup(String arguments) throws JsonProcessingException {
-        return budget.group(groups.get(groups.create(groups.read(arguments))));
+        return budget.group(groups.create(caller(), groups.read(arguments)));
     }
 
     private String group(String arguments) throws JsonProcessingException {
         IdArguments args = json.readValue(arguments, IdArguments.class);
-        return budget.group(groups.get(required("id", args.id())));
+        return budget.group(groups.get(caller(), required("id", args.id())));
+    }
+
+    /** Who calls: {@link McpAccess} found it for the HTTP request the tool call came in. */
+    private Caller caller() {
+        Caller caller = request.getCurrent().get(Caller.CONTEXT_KEY);
+        if (caller == null) { // McpAccess runs before every MCP route: this is a bug, never a client's doing
+            throw new IllegalStateException("no caller for this tool call");
+        }
+        return caller;
     }
 
     private static String required(String field, String value) {

@@ -3,13 +3,16 @@ package dev.sluice.record;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 
-/** The API paths of a dispatch, as results and records state them. */
+/**
+ * The API paths of a dispatch, as results and records state them: by the id
+ * its tenant knows, given its key (ADR 0052).
+ */
 public final class DispatchLinks {
 
     private DispatchLinks() {}
 
-    public static String self(String id) {
-        return "/v1/dispatches/" + id;
+    public static String self(String key) {
+        return "/v1/dispatches/" + DispatchKey.idOf(key);
     }
 
     public static String log(String id, String stream) {

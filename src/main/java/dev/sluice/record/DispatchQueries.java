@@ -28,9 +28,10 @@ public class DispatchQueries {
         }
     }
 
-    public DispatchStore.Page list(Dispatch.Status status, int limit, String after) {
+    /** A page of one tenant's dispatches, or of every tenant's when {@code tenant} is null. */
+    public DispatchStore.Page list(String tenant, Dispatch.Status status, int limit, String after) {
         try {
-            return store.list(status, limit, after);
+            return store.list(tenant, status, limit, after);
         } catch (IllegalArgumentException e) {
             throw new RequestRefused(
                     RequestRefused.Reason.INVALID_CURSOR, "after must be the id of a dispatch from a previous page");

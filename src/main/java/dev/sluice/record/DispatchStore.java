@@ -50,8 +50,8 @@ public class DispatchStore {
     public record Page(List<Dispatch> items, String nextAfter) {}
 
     private static final String INSERT =
-            "INSERT INTO dispatches (id, status, image, fingerprint, spec, has_secrets, worker_id, created_at, "
-                    + "callback_url, metadata) VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?)";
+            "INSERT INTO dispatches (id, tenant, status, image, fingerprint, spec, has_secrets, worker_id, created_at, "
+                    + "callback_url, metadata) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?)";
 
     /** Records a new queued dispatch; false when the id is already taken. */
     public boolean insert(NewDispatch d) {
@@ -85,6 +85,7 @@ public class DispatchStore {
     private Object[] insertArgs(NewDispatch d) {
         return new Object[] {
             d.id(),
+            DispatchKey.tenantOf(d.id()),
             d.spec().image(),
             d.fingerprint(),
             json.write(d.spec()),
@@ -110,12 +111,16 @@ public class DispatchStore {
     }
 
     /**
-     * Newest first. {@code afterId} continues after that dispatch; an unknown
-     * cursor gives an {@link IllegalArgumentException}.
+     * Newest first, of one tenant or (with {@code tenant} null) of all. {@code afterId}
+     * continues after that dispatch; an unknown cursor gives an {@link IllegalArgumentException}.
      */
-    public Page list(Dispatch.Status status, int limit, String afterId) {
+    public Page list(String tenant, Dispatch.Status status, int limit, String afterId) {
         StringBuilder sql = new StringBuilder("SELECT " + RECORD_COLUMNS + " FROM dispatches WHERE 1 = 1");
         List<Object> args = new ArrayList<>();
+        if (tenant != null) {
+            sql.append(" AND tenant = ?");
+            args.add(tenant);
+        }
         if (status != null) {
             sql.append(" AND status = ?");
             args.add(status.wire());

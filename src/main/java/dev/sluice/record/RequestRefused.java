@@ -35,8 +35,17 @@ public final class RequestRefused extends RuntimeException {
         return reason;
     }
 
-    static RequestRefused notFound(String id) {
-        return new RequestRefused(Reason.NOT_FOUND, "no dispatch " + id);
+    /**
+     * No dispatch has this key. The message names the id its tenant knows, so
+     * that a name of another tenant's dispatch is told exactly what an unknown one is.
+     */
+    static RequestRefused notFound(String key) {
+        return notFoundByName(DispatchKey.idOf(key));
+    }
+
+    /** No dispatch by the name a client gave. */
+    public static RequestRefused notFoundByName(String name) {
+        return new RequestRefused(Reason.NOT_FOUND, "no dispatch " + name);
     }
 
     public static RequestRefused storeUnavailable() {

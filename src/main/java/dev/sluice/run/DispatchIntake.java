@@ -14,6 +14,7 @@ import org.jboss.logging.Logger;
 import dev.sluice.concurrent.LogScope;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchAccepted;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.DispatchStore;
 import dev.sluice.record.RequestRefused;
@@ -67,20 +68,24 @@ public class DispatchIntake {
         this.accepted = accepted;
     }
 
-    public Accepted accept(String requestedId, DispatchSpec spec, String fingerprint) {
+    /**
+     * Accepts a dispatch in {@code tenant}, named {@code requestedId} there (or a new id), or
+     * replays the one an earlier request with the same id made.
+     */
+    public Accepted accept(String tenant, String requestedId, DispatchSpec spec, String fingerprint) {
         if (!images.allows(spec.image())) {
             throw new RequestRefused(
                     RequestRefused.Reason.IMAGE_NOT_ALLOWED,
                     "image " + spec.image() + " is not on this worker's allow-list");
         }
         if (requestedId != null) {
-            Optional<Dispatch> existing = find(requestedId);
+            Optional<Dispatch> existing = find(DispatchKey.of(tenant, requestedId));
             if (existing.isPresent()) {
                 return replay(existing.get(), fingerprint);
             }
         }
         admit(1);
-        String id = requestedId != null ? requestedId : newId();
+        String id = DispatchKey.of(tenant, requestedId != null ? requestedId : newId());
         DispatchStore.NewDispatch record =
                 new DispatchStore.NewDispatch(id, spec, fingerprint, workerId, clock.instant());
         boolean inserted;
@@ -106,7 +111,7 @@ public class DispatchIntake {
      *
      * @return the queued dispatches, in order
      */
-    public List<Dispatch> acceptAll(List<Member> members, BiConsumer<Jdbc.Tx, List<String>> alsoStore) {
+    public List<Dispatch> acceptAll(String tenant, List<Member> members, BiConsumer<Jdbc.Tx, List<String>> alsoStore) {
         for (int i = 0; i < members.size(); i++) {
             String image = members.get(i).spec().image();
             if (!images.allows(image)) {
@@ -118,7 +123,11 @@ public class DispatchIntake {
         Instant now = clock.instant();
         List<DispatchStore.NewDispatch> records = members.stream()
                 .map(m -> new DispatchStore.NewDispatch(
-                        m.requestedId() != null ? m.requestedId() : newId(), m.spec(), m.fingerprint(), workerId, now))
+                        DispatchKey.of(tenant, m.requestedId() != null ? m.requestedId() : newId()),
+                        m.spec(),
+                        m.fingerprint(),
+                        workerId,
+                        now))
                 .toList();
         Optional<String> taken;
         admit(records.size());
@@ -137,7 +146,7 @@ public class DispatchIntake {
             scheduler.release(records.size());
             throw new RequestRefused(
                     RequestRefused.Reason.ID_CONFLICT,
-                    "dispatch " + taken.get() + " already exists; nothing was accepted");
+                    "dispatch " + DispatchKey.idOf(taken.get()) + " already exists; nothing was accepted");
         }
         records.forEach(this::queue);
         return records.stream().map(this::queued).toList();
@@ -188,7 +197,8 @@ public class DispatchIntake {
 
     private static RequestRefused conflict(String id) {
         return new RequestRefused(
-                RequestRefused.Reason.ID_CONFLICT, "dispatch " + id + " already exists with a different request");
+                RequestRefused.Reason.ID_CONFLICT,
+                "dispatch " + DispatchKey.idOf(id) + " already exists with a different request");
     }
 
     private Dispatch queued(DispatchStore.NewDispatch d) {

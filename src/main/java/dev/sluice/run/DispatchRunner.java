@@ -25,6 +25,7 @@ import dev.sluice.logs.LogHolding;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchLinks;
 import dev.sluice.record.DispatchResult;
 import dev.sluice.record.DispatchSpec;
@@ -375,6 +376,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private Map<String, String> labels(String id) {
         Map<String, String> labels = new HashMap<>(ownerLabels);
         labels.put(Labels.DISPATCH_ID, id);
+        labels.put(Labels.TENANT, DispatchKey.tenantOf(id));
         return labels;
     }
 

@@ -89,7 +89,7 @@ class DispatchArtifactsTest {
         Files.createDirectories(root.resolve("d-1"));
         Files.writeString(root.resolve("d-1").resolve(artifactFile("a.txt")), "a");
 
-        assertThat(artifacts(store()).file("d-1", "a.txt")).hasContent("a");
+        assertThat(artifacts(store()).file(Caller.ANONYMOUS, "d-1", "a.txt")).hasContent("a");
         assertRefused("d-1", "b.txt", RequestRefused.Reason.ARTIFACT_NOT_FOUND);
     }
 
@@ -114,7 +114,7 @@ class DispatchArtifactsTest {
     }
 
     private void assertRefused(String id, String name, RequestRefused.Reason reason) {
-        assertThatThrownBy(() -> artifacts(store()).file(id, name))
+        assertThatThrownBy(() -> artifacts(store()).file(Caller.ANONYMOUS, id, name))
                 .isInstanceOfSatisfying(
                         RequestRefused.class, e -> assertThat(e.reason()).isEqualTo(reason));
     }

@@ -33,16 +33,16 @@ class AccessIT {
                 .get("/v1/dispatches")
                 .then()
                 .statusCode(401);
-        given().header("Authorization", "Bearer token-alpha")
+        given().header("Authorization", "Bearer token-alpha-0123456789")
                 .get("/v1/dispatches")
                 .then()
                 .statusCode(200);
-        given().header("Authorization", "bearer token-beta")
+        given().header("Authorization", "bearer token-beta-0123456789")
                 .get("/v1/dispatches")
                 .then()
                 .statusCode(200);
         given().get("/v1/dispatches/d-1/artifacts/notes.txt").then().statusCode(401); // every /v1 route
-        given().header("Authorization", "Bearer token-alpha")
+        given().header("Authorization", "Bearer token-alpha-0123456789")
                 .get("/v1/dispatches/d-1/artifacts/notes.txt")
                 .then()
                 .statusCode(404);
@@ -52,7 +52,7 @@ class AccessIT {
     void eventStreamsNeedATokenToo() {
         given().get("/v1/events").then().statusCode(401).contentType(Problem.MEDIA_TYPE);
         given().get("/v1/dispatches/d-unknown/events").then().statusCode(401);
-        given().header("Authorization", "Bearer token-alpha")
+        given().header("Authorization", "Bearer token-alpha-0123456789")
                 .get("/v1/dispatches/d-unknown/events")
                 .then()
                 .statusCode(404)
@@ -78,7 +78,7 @@ class AccessIT {
         }
         given().contentType(ContentType.JSON)
                 .accept("application/json, text/event-stream")
-                .header("Authorization", "Bearer token-beta")
+                .header("Authorization", "Bearer token-beta-0123456789")
                 .body(initialize)
                 .post("/mcp")
                 .then()
@@ -93,7 +93,7 @@ class AccessIT {
                 .post("/v1/dispatches")
                 .then()
                 .statusCode(401);
-        given().header("Authorization", "Bearer token-alpha")
+        given().header("Authorization", "Bearer token-alpha-0123456789")
                 .queryParam("limit", 1)
                 .get("/v1/dispatches")
                 .then()

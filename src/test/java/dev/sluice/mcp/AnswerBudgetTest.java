@@ -94,10 +94,20 @@ class AnswerBudgetTest {
         List<DispatchListView.Item> items = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             items.add(new DispatchListView.Item(
-                    "d-" + i, Dispatch.Status.SUCCEEDED, "img", Instant.EPOCH, null, null, null, null, null, null));
+                    "d-" + i,
+                    "default",
+                    Dispatch.Status.SUCCEEDED,
+                    "img",
+                    Instant.EPOCH,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null));
         }
 
-        String answer = budget.list(new DispatchListView(items, null));
+        String answer = budget.list(new DispatchListView(items, null), DispatchListView.Item::id);
 
         assertThat(answer.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(1024);
         JsonNode shown = readTree(answer);

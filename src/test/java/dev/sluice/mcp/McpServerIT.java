@@ -34,7 +34,7 @@ import dev.sluice.testsupport.WorkerProcess;
 class McpServerIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String TOKEN = "mcp-test-token";
+    private static final String TOKEN = "mcp-test-token-0123456789";
     private static final int BUDGET = 2048;
     private static final String LINE = "0123456789\n";
 

@@ -193,20 +193,20 @@ class DispatchStoreIT {
         DispatchResult failed = result("d-3", Dispatch.Status.FAILED, "");
         db.finish(failed);
 
-        DispatchStore.Page first = store.list(null, 3, null);
+        DispatchStore.Page first = store.list(null, null, 3, null);
         assertThat(first.items()).extracting(Dispatch::id).containsExactly("d-6", "d-5", "d-4");
         assertThat(first.items().get(0).result()).isNull(); // listings carry summaries, not results
-        DispatchStore.Page second = store.list(null, 3, first.nextAfter());
+        DispatchStore.Page second = store.list(null, null, 3, first.nextAfter());
         assertThat(second.items()).extracting(Dispatch::id).containsExactly("d-3", "d-2", "d-1");
-        DispatchStore.Page last = store.list(null, 3, second.nextAfter());
+        DispatchStore.Page last = store.list(null, null, 3, second.nextAfter());
         assertThat(last.items()).extracting(Dispatch::id).containsExactly("d-0");
         assertThat(last.nextAfter()).isNull();
 
-        assertThat(store.list(Dispatch.Status.FAILED, 10, null).items())
+        assertThat(store.list(null, Dispatch.Status.FAILED, 10, null).items())
                 .extracting(Dispatch::id)
                 .containsExactly("d-3");
-        assertThat(store.list(Dispatch.Status.QUEUED, 10, null).items()).hasSize(6);
-        assertThatThrownBy(() -> store.list(null, 3, "d-unknown")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.list(null, Dispatch.Status.QUEUED, 10, null).items()).hasSize(6);
+        assertThatThrownBy(() -> store.list(null, null, 3, "d-unknown")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @ParameterizedTest(name = "{0}")

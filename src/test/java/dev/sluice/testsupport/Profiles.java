@@ -14,7 +14,20 @@ public final class Profiles {
     public static final class Tokens implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("sluice.api.tokens", "token-alpha, token-beta");
+            return Map.of("sluice.api.tokens", "token-alpha-0123456789, token-beta-0123456789");
+        }
+    }
+
+    /** Two tenants and an operator (ADR 0052). */
+    public static final class Tenants implements QuarkusTestProfile {
+        public static final String ALPHA = "alpha-token-0123456789";
+        public static final String BETA = "beta-token-0123456789";
+        public static final String OPERATOR = "operator-token-0123456789";
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "sluice.api.tokens", "alpha:" + ALPHA + ",beta:" + BETA, "sluice.api.operator-tokens", OPERATOR);
         }
     }
 

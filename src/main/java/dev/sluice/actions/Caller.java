@@ -5,6 +5,7 @@ import java.util.regex.Pattern;
 
 import dev.sluice.record.DispatchKey;
 import dev.sluice.record.RequestRefused;
+import dev.sluice.store.Keys;
 
 /**
  * Who a request comes from (ADR 0052): a tenant, which sees and acts on its own
@@ -25,9 +26,7 @@ public record Caller(String tenant, boolean operator) {
     public static final Caller ANONYMOUS = new Caller(DispatchKey.DEFAULT_TENANT, false);
 
     private static final Pattern ID = Pattern.compile(DispatchRequestValidator.ID_PATTERN);
-    private static final Pattern KEY =
-            Pattern.compile("^(" + DispatchKey.TENANT_PATTERN.substring(1, DispatchKey.TENANT_PATTERN.length() - 1)
-                    + "\\.)?" + DispatchRequestValidator.ID_PATTERN.substring(1));
+    private static final Pattern KEY = Pattern.compile(Keys.KEY);
 
     public Caller {
         if (!DispatchKey.validTenant(tenant)) {

@@ -21,6 +21,7 @@ import dev.sluice.record.DispatchConfig;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.OutputCaps;
 import dev.sluice.record.SecretsConfig;
+import dev.sluice.store.Keys;
 
 /**
  * Checks a request against the contract and the worker's maxima, naming every
@@ -31,7 +32,7 @@ import dev.sluice.record.SecretsConfig;
 public final class DispatchRequestValidator {
 
     /** A dispatch id, anchored as JSON Schema (the API document) reads a pattern. */
-    public static final String ID_PATTERN = "^[A-Za-z0-9_-]{1,64}$";
+    public static final String ID_PATTERN = "^" + Keys.ID + "$";
 
     static final Pattern ID = Pattern.compile(ID_PATTERN);
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");

@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 
 import dev.sluice.hashing.Sha256;
+import dev.sluice.store.Keys;
 
 /**
  * Kept artifacts on the worker's disk (ADR 0029): a directory per dispatch
@@ -36,7 +37,7 @@ import dev.sluice.hashing.Sha256;
 public final class ArtifactStore {
 
     private static final Logger LOG = Logger.getLogger(ArtifactStore.class);
-    private static final Pattern DISPATCH_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    private static final Pattern DISPATCH_ID = Pattern.compile(Keys.KEY);
     private static final String INCOMING = ".incoming-";
     /** A directory still incoming after this long was left by a crash: a read ends within the call deadline. */
     private static final Duration ABANDONED = Duration.ofHours(1);

@@ -1,6 +1,13 @@
 package dev.sluice.record;
 
+import java.io.IOException;
 import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+
+import dev.sluice.store.Keys;
 
 /**
  * The worker's own name for a dispatch or a group, unique across tenants
@@ -18,7 +25,7 @@ public final class DispatchKey {
     public static final String DEFAULT_TENANT = "default";
 
     /** What a tenant may be called: lower case, digits, {@code -} and {@code _}, at most 32. */
-    public static final String TENANT_PATTERN = "^[a-z0-9][a-z0-9_-]{0,31}$";
+    public static final String TENANT_PATTERN = "^" + Keys.TENANT + "$";
 
     private static final Pattern TENANT = Pattern.compile(TENANT_PATTERN);
     private static final char SEPARATOR = '.';
@@ -44,5 +51,22 @@ public final class DispatchKey {
     /** The id the key's tenant knows it by. */
     public static String idOf(String key) {
         return key.substring(key.indexOf(SEPARATOR) + 1);
+    }
+
+    /**
+     * Writes a key as the id its tenant knows, where a client reads it (a result's
+     * {@code dispatchId}): the value inside stays the key, which the store and the
+     * outbox go by.
+     */
+    static final class AsId extends StdSerializer<String> {
+
+        AsId() {
+            super(String.class);
+        }
+
+        @Override
+        public void serialize(String key, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            gen.writeString(idOf(key));
+        }
     }
 }

@@ -73,7 +73,9 @@ import dev.sluice.summary.WorkerSummary;
         description = "The result of a finished dispatch: the record's result and the body of every callback "
                 + "attempt (docs/api.md, section 7).")
 public record DispatchResult(
-        @Schema(required = true) String dispatchId,
+        @Schema(required = true, description = "the dispatch's id, as its tenant knows it")
+        @JsonSerialize(using = DispatchKey.AsId.class)
+        String dispatchId,
 
         @Schema(required = true, description = "the terminal status")
         Dispatch.Status status,

@@ -148,7 +148,7 @@ public record Ending(
                 : Duration.between(outcome.startedAt(), outcome.finishedAt()).toMillis();
         DispatchResult.AvailableFrom availableFrom = output.availableFrom();
         return new DispatchResult(
-                DispatchKey.idOf(id),
+                id,
                 outcome.status(),
                 outcome.exitCode(),
                 outcome.error(),

@@ -36,7 +36,7 @@ import org.jboss.logging.Logger;
 public final class ResultFiles implements ResultBodies {
 
     private static final Logger LOG = Logger.getLogger(ResultFiles.class);
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}-[0-9a-f-]{36}\\.json");
+    private static final Pattern NAME = Pattern.compile(Keys.KEY + "-[0-9a-f-]{36}\\.json");
     private static final String TEMPORARY = ".tmp";
     private static final int SLICE = 64 * 1024;
 

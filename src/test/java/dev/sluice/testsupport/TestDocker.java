@@ -49,7 +49,10 @@ public final class TestDocker {
             boolean outDirEnabled,
             boolean witnessEnabled,
             Duration witnessDrainTimeout,
-            NoneNetwork noneNetwork)
+            NoneNetwork noneNetwork,
+            Optional<List<String>> rootAllowedImages,
+            MemorySize imageVolumeSize,
+            MemorySize outDirSize)
             implements ContainerConfig {}
 
     public static DockerConfig dockerConfig() {
@@ -75,12 +78,28 @@ public final class TestDocker {
         return containerConfig("json-file", 128, 16, true, noneNetwork);
     }
 
+    /** The test defaults with root kept for images that match {@code patterns} (ADR 0055). */
+    public static ContainerConfig containerConfigAllowingRoot(List<String> patterns) {
+        return containerConfig(
+                "json-file", 128, 16, true, ContainerConfig.NoneNetwork.BARE, Optional.of(List.copyOf(patterns)));
+    }
+
     private static ContainerConfig containerConfig(
             String logDriver,
             long logMaxSizeMib,
             int logMaxFiles,
             boolean outDirEnabled,
             ContainerConfig.NoneNetwork noneNetwork) {
+        return containerConfig(logDriver, logMaxSizeMib, logMaxFiles, outDirEnabled, noneNetwork, Optional.empty());
+    }
+
+    private static ContainerConfig containerConfig(
+            String logDriver,
+            long logMaxSizeMib,
+            int logMaxFiles,
+            boolean outDirEnabled,
+            ContainerConfig.NoneNetwork noneNetwork,
+            Optional<List<String>> rootAllowedImages) {
         return new Container(
                 true,
                 true,
@@ -101,7 +120,10 @@ public final class TestDocker {
                 outDirEnabled,
                 true,
                 Duration.ofSeconds(10),
-                noneNetwork);
+                noneNetwork,
+                rootAllowedImages,
+                mib(16),
+                mib(64));
     }
 
     /** A small container of the test image that runs {@code script} in sh, labelled as a dispatch's of a test worker. */

@@ -17,7 +17,8 @@ import com.github.dockerjava.api.model.Driver;
  * once, with a volume of its own that is removed at once, and the size is
  * given to the out-directory only where it was taken; elsewhere the volume
  * is unbounded and the worker says so once. An engine that does not answer
- * settles nothing: it is asked again at the next create.
+ * settles nothing: the create that asked fails as its own call would have,
+ * within the call deadline, and the next create asks again.
  */
 final class VolumeQuota {
 
@@ -63,7 +64,7 @@ final class VolumeQuota {
                                     .withLabels(Map.of(Labels.PREFIX + "probe", "volume-quota"))::exec);
         } catch (DockerException e) {
             if (e.getHttpStatus() >= 500 && !String.valueOf(e.getMessage()).contains("quota")) {
-                return false; // the engine failing: asked again next time
+                throw ContainerException.from("create volume", e); // the engine failing: asked again next time
             }
             LOG.warnf(
                     "the out-directory's volume is not bounded: the engine refused a volume of %d bytes (%s);"
@@ -72,7 +73,7 @@ final class VolumeQuota {
             bounded = false;
             return false;
         } catch (RuntimeException e) {
-            return false;
+            throw ContainerException.from("create volume", e);
         }
         try {
             clients.control().removeVolumeCmd(name).exec();

@@ -2,13 +2,11 @@ package dev.sluice.container;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarConstants;
@@ -18,9 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.EventType;
-import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.api.model.Volumes;
 
@@ -141,7 +137,7 @@ class HostileUserIT {
                     .noneMatch(m -> "/data".equals(m.getDestination().getPath()));
             runtime.start(id);
             assertThat(runtime.awaitExit(id)).as("exit of %s", image).isZero();
-            return stdout(id);
+            return TestDocker.output(clients, id);
         } finally {
             runtime.remove(id);
         }
@@ -197,21 +193,5 @@ class HostileUserIT {
 
     private static ArchiveUpload.Entry empty(TarArchiveEntry header) {
         return new ArchiveUpload.Entry(header, new byte[0]);
-    }
-
-    private static String stdout(String id) throws InterruptedException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ResultCallback.Adapter<Frame> frames = clients.control()
-                .logContainerCmd(id)
-                .withStdOut(true)
-                .withStdErr(true)
-                .exec(new ResultCallback.Adapter<>() {
-                    @Override
-                    public void onNext(Frame frame) {
-                        out.writeBytes(frame.getPayload());
-                    }
-                });
-        assertThat(frames.awaitCompletion(30, TimeUnit.SECONDS)).isTrue();
-        return out.toString(StandardCharsets.UTF_8);
     }
 }

@@ -1,10 +1,16 @@
 package dev.sluice.testsupport;
 
+import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.model.Frame;
 
 import dev.sluice.container.ContainerConfig;
 import dev.sluice.container.ContainerSpec;
@@ -154,6 +160,25 @@ public final class TestDocker {
 
     public static MemorySize mib(long n) {
         return new MemorySize(BigInteger.valueOf(n << 20));
+    }
+
+    /** Everything container {@code id} printed, stdout and stderr in the order the engine kept them. */
+    public static String output(DockerClients clients, String id) throws InterruptedException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ResultCallback.Adapter<Frame> frames = clients.control()
+                .logContainerCmd(id)
+                .withStdOut(true)
+                .withStdErr(true)
+                .exec(new ResultCallback.Adapter<>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        out.writeBytes(frame.getPayload());
+                    }
+                });
+        if (!frames.awaitCompletion(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the log of " + id + " did not end within 30 s");
+        }
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     public static DockerClients clients() {

@@ -13,7 +13,7 @@ import dev.sluice.record.RequestRefused;
  * A finished dispatch's artifacts as the API serves them (docs/api.md,
  * section 2.13): from this worker's disk while retained. The artifact count
  * in the dispatch's digest tells an unknown name (404) from a removed one
- * (410); a dispatch another worker ran keeps its artifacts on that worker's
+ * (410, after the retention or evicted for the disk's quota, ADR 0055); a dispatch another worker ran keeps its artifacts on that worker's
  * disk until the retention has passed (421, ADR 0029).
  */
 public class DispatchArtifacts {
@@ -41,6 +41,12 @@ public class DispatchArtifacts {
         }
         if (store.holds(key)) {
             return store.file(key, name).orElseThrow(() -> unknown(id, name));
+        }
+        if (store.evicted(key)) {
+            throw new RequestRefused(
+                    RequestRefused.Reason.ARTIFACT_GONE,
+                    "the artifacts of dispatch " + id + " were removed to keep sluice.artifacts.max-disk ("
+                            + store.maxDisk() + " bytes) for newer dispatches' artifacts");
         }
         if (DispatchDigest.artifacts(queries.digest(key)) == 0) {
             throw unknown(id, name);

@@ -71,7 +71,7 @@ final class ArtifactCollector implements OutArchive.Visitor {
         byte[] head = new byte[MediaTypes.SNIFF + 1];
         OutputStream file;
         try {
-            file = incoming.create(name);
+            file = incoming.create(name, size);
         } catch (IOException e) {
             refuse(name, ArtifactsRefused.Reason.NOT_STORED);
             return;

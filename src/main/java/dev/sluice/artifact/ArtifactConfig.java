@@ -12,11 +12,23 @@ public interface ArtifactConfig {
 
     /**
      * Where kept artifacts live on the worker's disk: a directory per dispatch,
-     * beside the store's data. With several workers, each keeps those of the
-     * dispatches it ran, unless they share this directory.
+     * apart from the store's data, so agents filling it never fill the store's
+     * disk when this is a filesystem of its own. With several workers, each
+     * keeps those of the dispatches it ran, unless they share this directory.
+     * Before ADR 0055 the default was {@code ${sluice.data-dir}/artifacts}
+     * (docs/operations.md says how to move them).
      */
-    @WithDefault("${sluice.data-dir}/artifacts")
+    @WithDefault("./artifacts")
     String dir();
+
+    /**
+     * The most all kept artifacts take together on the worker's disk: room for
+     * a dispatch's files is made by deleting the artifacts of the dispatches
+     * kept first, which then answer {@code 410 artifact-gone} saying so (ADR
+     * 0055). At least {@code max-total-size}.
+     */
+    @WithDefault("4G")
+    MemorySize maxDisk();
 
     /** The largest file kept; a larger one is refused from its size alone, its data never kept. */
     @WithDefault("16M")

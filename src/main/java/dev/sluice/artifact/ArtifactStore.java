@@ -16,7 +16,10 @@ import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -32,28 +35,64 @@ import dev.sluice.store.Keys;
  * artifact name, so no name the agent chose is ever a path here. A dispatch's
  * files are written into a directory of their own and renamed into place
  * whole, so a reader sees all of them or none. Directories older than the
- * retention are swept, as are what a crash left half written.
+ * retention are swept, as are what a crash left half written. All of them
+ * together stay within {@code sluice.artifacts.max-disk} (ADR 0055): room for
+ * a file is reserved before it is written, by deleting the oldest other
+ * dispatches' artifacts if need be; each of those leaves a mark of its
+ * eviction, kept for the retention, so a request for them says why they are
+ * gone. The account is built from the directory at the first use and at each
+ * sweep, so it survives restarts and sees what other workers sharing the
+ * directory kept.
  */
 public final class ArtifactStore {
 
     private static final Logger LOG = Logger.getLogger(ArtifactStore.class);
     private static final Pattern DISPATCH_ID = Pattern.compile(Keys.KEY);
     private static final String INCOMING = ".incoming-";
+    /** What is left of a dispatch whose artifacts the quota took: an empty file. */
+    private static final String EVICTED = ".evicted-";
+    /** Artifacts on their way out, renamed first so a reader never sees half of them. */
+    private static final String DELETING = ".deleting-";
     /** A directory still incoming after this long was left by a crash: a read ends within the call deadline. */
     private static final Duration ABANDONED = Duration.ofHours(1);
 
     private final Path root;
     private final Duration retention;
     private final Clock clock;
+    private final ArtifactDisk disk;
+    private boolean counted;
 
+    /** A store with no bound on its disk beyond each dispatch's. */
     public ArtifactStore(Path root, Duration retention, Clock clock) {
+        this(root, retention, Long.MAX_VALUE, clock);
+    }
+
+    public ArtifactStore(Path root, Duration retention, long maxDisk, Clock clock) {
         this.root = root;
         this.retention = retention;
         this.clock = clock;
+        this.disk = new ArtifactDisk(maxDisk);
     }
 
     public Duration retention() {
         return retention;
+    }
+
+    /** {@code sluice.artifacts.max-disk}, in bytes. */
+    public long maxDisk() {
+        return disk.max();
+    }
+
+    /** The bytes of kept artifacts and of those being written, as the account has them. */
+    long used() {
+        counted();
+        return disk.used();
+    }
+
+    /** Whether the dispatch's artifacts were deleted to keep the quota (and its retention has not passed since). */
+    public boolean evicted(String dispatchId) {
+        Path dir = directory(dispatchId);
+        return dir != null && Files.exists(root.resolve(EVICTED + dispatchId));
     }
 
     /**
@@ -80,12 +119,77 @@ public final class ArtifactStore {
         return dir != null && Files.isDirectory(dir);
     }
 
-    /** Deletes a dispatch's artifacts, if any. */
+    /** Deletes a dispatch's artifacts, if any, and the mark of their eviction. */
     public void delete(String dispatchId) {
         Path dir = directory(dispatchId);
         if (dir != null) {
             deleteTree(dir);
+            deleteTree(root.resolve(EVICTED + dispatchId));
+            disk.forget(dispatchId);
         }
+    }
+
+    /**
+     * Room for {@code bytes} more of dispatch {@code collecting}'s artifacts,
+     * made by evicting the oldest other dispatches' if need be; false when
+     * even that would not make it.
+     */
+    private boolean reserve(long bytes, String collecting) {
+        counted();
+        Optional<List<String>> evicted = disk.reserve(bytes, collecting);
+        evicted.ifPresent(ids -> ids.forEach(this::evict));
+        return evicted.isPresent();
+    }
+
+    /** Marks the dispatch's artifacts evicted, then takes them out of readers' sight and deletes them. */
+    private void evict(String dispatchId) {
+        Path dir = root.resolve(dispatchId);
+        try {
+            Path mark = Files.write(root.resolve(EVICTED + dispatchId), new byte[0]);
+            Files.setLastModifiedTime(mark, FileTime.from(clock.instant())); // the sweep reads it as a directory's
+            Path deleting = root.resolve(DELETING + UUID.randomUUID());
+            Files.move(dir, deleting, StandardCopyOption.ATOMIC_MOVE);
+            deleteTree(deleting);
+            LOG.infof(
+                    "deleted the artifacts of dispatch %s to keep sluice.artifacts.max-disk (%d bytes)",
+                    dispatchId, disk.max());
+        } catch (IOException e) {
+            LOG.warnf("could not delete the artifacts of dispatch %s for the quota: %s", dispatchId, e.getMessage());
+        }
+    }
+
+    /** The account, built from the directory the first time it is asked for. */
+    private synchronized void counted() {
+        if (!counted) {
+            disk.rebuild(scan());
+            counted = true;
+        }
+    }
+
+    /** Every dispatch directory: the bytes of its files, and when it was kept. */
+    private Map<String, ArtifactDisk.Kept> scan() {
+        Map<String, ArtifactDisk.Kept> found = new HashMap<>();
+        if (!Files.isDirectory(root)) {
+            return found;
+        }
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(
+                root, d -> !d.getFileName().toString().startsWith(".") && Files.isDirectory(d))) {
+            for (Path dir : dirs) {
+                long bytes = 0;
+                try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+                    for (Path file : files) {
+                        bytes += Files.size(file);
+                    }
+                }
+                found.put(
+                        dir.getFileName().toString(),
+                        new ArtifactDisk.Kept(
+                                bytes, Files.getLastModifiedTime(dir).toInstant()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("count " + root, e);
+        }
+        return found;
     }
 
     /** Deletes the artifacts of dispatches kept past the retention, and what crashes left; returns how many. */
@@ -98,8 +202,9 @@ public final class ArtifactStore {
         int deleted = 0;
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root)) {
             for (Path dir : dirs) {
-                boolean incoming = dir.getFileName().toString().startsWith(INCOMING);
-                if (Files.getLastModifiedTime(dir).toInstant().isBefore(incoming ? abandoned : before)) {
+                String name = dir.getFileName().toString();
+                boolean scratch = name.startsWith(INCOMING) || name.startsWith(DELETING);
+                if (Files.getLastModifiedTime(dir).toInstant().isBefore(scratch ? abandoned : before)) {
                     deleteTree(dir);
                     deleted++;
                 }
@@ -109,6 +214,10 @@ public final class ArtifactStore {
         }
         if (deleted > 0) {
             LOG.infof("deleted the artifacts of %d dispatches finished over %s ago", deleted, retention);
+        }
+        synchronized (this) {
+            disk.rebuild(scan()); // what was swept, and what other workers sharing the directory kept
+            counted = true;
         }
         return deleted;
     }
@@ -150,6 +259,7 @@ public final class ArtifactStore {
 
         private final String dispatchId;
         private final Path dir;
+        private final Map<String, Long> sizes = new HashMap<>();
         private boolean committed;
 
         private Incoming(String dispatchId, Path dir) {
@@ -157,13 +267,33 @@ public final class ArtifactStore {
             this.dir = dir;
         }
 
-        /** A new file for artifact {@code name}; fails if the name was given before. */
-        OutputStream create(String name) throws IOException {
-            Files.createDirectories(dir);
-            return Files.newOutputStream(dir.resolve(fileName(name)), StandardOpenOption.CREATE_NEW);
+        /**
+         * A new file of {@code size} bytes for artifact {@code name}, with room
+         * for it within the quota; fails if the name was given before, or if
+         * no room can be made.
+         */
+        OutputStream create(String name, long size) throws IOException {
+            if (sizes.containsKey(name)) {
+                throw new IOException("artifact " + name + " was given twice");
+            }
+            if (!reserve(size, dispatchId)) {
+                throw new IOException("no room within sluice.artifacts.max-disk");
+            }
+            sizes.put(name, size);
+            try {
+                Files.createDirectories(dir);
+                return Files.newOutputStream(dir.resolve(fileName(name)), StandardOpenOption.CREATE_NEW);
+            } catch (IOException e) {
+                disk.release(sizes.remove(name));
+                throw e;
+            }
         }
 
         void remove(String name) {
+            Long size = sizes.remove(name);
+            if (size != null) {
+                disk.release(size);
+            }
             try {
                 Files.deleteIfExists(dir.resolve(fileName(name)));
             } catch (IOException e) {
@@ -183,13 +313,20 @@ public final class ArtifactStore {
             deleteTree(target);
             Files.move(dir, target, StandardCopyOption.ATOMIC_MOVE);
             committed = true;
+            Instant now = clock.instant();
+            disk.commit(
+                    dispatchId,
+                    sizes.values().stream().mapToLong(Long::longValue).sum(),
+                    now);
+            deleteTree(root.resolve(EVICTED + dispatchId));
             // The retention counts from here: the sweep reads the directory's time.
-            Files.setLastModifiedTime(target, FileTime.from(clock.instant()));
+            Files.setLastModifiedTime(target, FileTime.from(now));
         }
 
         @Override
         public void close() {
             if (!committed) {
+                sizes.values().forEach(disk::release);
                 deleteTree(dir);
             }
         }

@@ -57,7 +57,7 @@ public record ArtifactsRefused(
         OVER_COUNT("over-count"),
         /** Not read: its data would take the read past its bound, so the read ended before it. */
         UNREAD("unread"),
-        /** Could not be written to the worker's disk. */
+        /** Could not be written to the worker's disk, or no room for it within {@code sluice.artifacts.max-disk}. */
         NOT_STORED("not-stored");
 
         private final String wire;

@@ -1,6 +1,8 @@
 package dev.sluice.container;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
@@ -101,11 +103,43 @@ public interface ContainerConfig {
     }
 
     /**
-     * User for images that do not name a non-root user of their own; {@code image}
-     * keeps whatever the image says, root included.
+     * The user and group dispatch containers run as, {@code uid:gid} in
+     * numbers: the user for images that name none, or whose user is root in
+     * any spelling ({@code 0}, {@code 00}, {@code root}, a name their
+     * /etc/passwd maps to 0), and the group for every image, whatever group
+     * it names (ADR 0055). {@code image} keeps whatever the image says, root
+     * and its groups included.
      */
     @WithDefault("65534:65534")
     String user();
+
+    /**
+     * Images whose root user is kept (uid 0, still with the configured group
+     * and without the dropped capabilities): patterns as for
+     * {@code sluice.images.allowed}, comma-separated. Unset, no image runs as
+     * root (ADR 0055).
+     */
+    Optional<List<String>> rootAllowedImages();
+
+    /**
+     * Size of the tmpfs mounted at each path an image declares a volume at
+     * ({@code VOLUME} in its Dockerfile), instead of the unbounded anonymous
+     * volume the engine would make on its disk; it counts against the
+     * container's memory as the work area does (ADR 0055).
+     */
+    @WithDefault("64M")
+    MemorySize imageVolumeSize();
+
+    /**
+     * The most the out-directory's volume may hold, where the engine can bound
+     * it: its {@code local} driver takes a size only when the engine's volumes
+     * are on xfs with project quotas ({@code pquota}). The worker asks the
+     * engine once; where it cannot, the volume is unbounded and the worker says
+     * so at the first dispatch (docs/operations.md, "Disk"). {@code 0} asks for
+     * no bound.
+     */
+    @WithDefault("1G")
+    MemorySize outDirSize();
 
     /**
      * Docker log driver; it must support reading back. {@code json-file} keeps

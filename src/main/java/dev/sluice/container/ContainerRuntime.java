@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
 
 import com.github.dockerjava.api.command.CreateContainerCmd;
 import com.github.dockerjava.api.command.InspectContainerResponse;
@@ -33,12 +32,8 @@ import com.github.dockerjava.api.model.LogConfig;
  */
 public class ContainerRuntime implements ContainerInventory {
 
-    /** {@link ContainerConfig#user()} value that keeps the image's own user. */
-    static final String IMAGE_USER = "image";
     /** The network a request names for no network at all. */
     private static final String NONE = "none";
-
-    private static final Pattern NUMERIC_USER = Pattern.compile("^\\d+(:\\d+)?$");
 
     private final DockerClients clients;
     private final ContainerConfig config;
@@ -46,6 +41,9 @@ public class ContainerRuntime implements ContainerInventory {
     private final HostsFile hosts;
     private final HostsFileCheck hostsCheck;
     private final NoneNetworkChoice noneNetwork;
+    private final ContainerUser user;
+    private final ImagePatterns rootAllowed;
+    private final ImagePasswd passwd;
 
     public ContainerRuntime(DockerClients clients, ContainerConfig config) {
         this(clients, config, HostsFile.VOLUME);
@@ -59,6 +57,9 @@ public class ContainerRuntime implements ContainerInventory {
         this.hosts = new HostsFile(clients, hostsVolume, new HostsFileWriter(clients, this::remove));
         this.hostsCheck = new HostsFileCheck(clients, hosts);
         this.noneNetwork = new NoneNetworkChoice(config.noneNetwork(), clients);
+        this.user = ContainerUser.of(config.user());
+        this.rootAllowed = new ImagePatterns(config.rootAllowedImages().orElse(List.of()));
+        this.passwd = new ImagePasswd(clients, this::remove);
     }
 
     /**
@@ -71,12 +72,13 @@ public class ContainerRuntime implements ContainerInventory {
      */
     public String create(ContainerSpec spec) {
         ImageFacts image = image(spec.image());
-        String id = createContainer(spec, image, true);
+        Optional<ContainerUser.RunAs> runAs = runAs(spec, image);
+        String id = createContainer(spec, image, runAs, true);
         try {
             if (bare(spec)) {
                 hostsCheck.check(id, spec.labels());
             }
-            outDir.prepare(id, runAs(image.user()));
+            outDir.prepare(id, runAs);
         } catch (ContainerException e) {
             try {
                 remove(id);
@@ -94,9 +96,10 @@ public class ContainerRuntime implements ContainerInventory {
      * left it without them, and its entrypoint is the witness (ADR 0045). The
      * upload replaces what is there, so it may repeat one that went through.
      * A bare namespace's /etc/hosts is checked as at the create: the worker
-     * may have stopped before it was.
+     * may have stopped before it was. The directory's owner is the user the
+     * container was created with.
      */
-    public void prepareAgain(String containerId, String image) {
+    public void prepareAgain(String containerId) {
         InspectContainerResponse created;
         try {
             created = clients.control().inspectContainerCmd(containerId).exec();
@@ -110,12 +113,14 @@ public class ContainerRuntime implements ContainerInventory {
         if (bindsHosts) {
             hostsCheck.check(containerId, created.getConfig().getLabels());
         }
-        outDir.prepare(containerId, runAs(image(image).user()));
+        outDir.prepare(
+                containerId, ContainerUser.RunAs.parse(created.getConfig().getUser()));
     }
 
-    private String createContainer(ContainerSpec spec, ImageFacts image, boolean mayWriteHosts) {
+    private String createContainer(
+            ContainerSpec spec, ImageFacts image, Optional<ContainerUser.RunAs> runAs, boolean mayWriteHosts) {
         long hostsWrites = hosts.writes();
-        CreateContainerCmd cmd = createCommand(spec, image);
+        CreateContainerCmd cmd = createCommand(spec, image, runAs);
         if (bare(spec)) {
             cmd.getHostConfig().getMounts().add(hosts.mount()); // ADR 0043
         }
@@ -128,7 +133,7 @@ public class ContainerRuntime implements ContainerInventory {
         } catch (RuntimeException e) {
             if (mayWriteHosts && HostsFile.missing(e)) {
                 hosts.write(hostsWrites, spec.labels());
-                return createContainer(spec, image, false);
+                return createContainer(spec, image, runAs, false);
             }
             throw ContainerException.from("create", e);
         }
@@ -185,7 +190,8 @@ public class ContainerRuntime implements ContainerInventory {
         return noneNetwork.settle(engineVersion);
     }
 
-    CreateContainerCmd createCommand(ContainerSpec spec, ImageFacts image) {
+    /** @param runAs the user settled for it by {@link #runAs}; empty keeps the image's */
+    CreateContainerCmd createCommand(ContainerSpec spec, ImageFacts image, Optional<ContainerUser.RunAs> runAs) {
         CreateContainerCmd cmd = clients.control()
                 .createContainerCmd(spec.image())
                 .withTty(false)
@@ -210,9 +216,8 @@ public class ContainerRuntime implements ContainerInventory {
         if (bare(spec)) {
             cmd.withNetworkDisabled(true); // a namespace of its own, with loopback alone, and no sandbox
         }
-        Optional<String> user = runAs(image.user());
-        user.ifPresent(cmd::withUser);
-        cmd.getHostConfig().withTmpFs(tmpfs(user)).withMounts(new ArrayList<>(outDir.mounts(spec.labels())));
+        runAs.ifPresent(u -> cmd.withUser(u.spec()));
+        cmd.getHostConfig().withTmpFs(tmpfs(image, runAs)).withMounts(new ArrayList<>(outDir.mounts(spec.labels())));
         return cmd;
     }
 
@@ -225,8 +230,16 @@ public class ContainerRuntime implements ContainerInventory {
         return NONE.equals(spec.network()) && noneNetwork.bare();
     }
 
-    /** What the image says of how it runs: its user, its entrypoint and its command. */
-    record ImageFacts(String user, List<String> entrypoint, List<String> cmd) {
+    /**
+     * What the image says of how it runs: its id, its user, its entrypoint and
+     * command, and the paths it declares volumes at.
+     */
+    record ImageFacts(String id, String user, List<String> entrypoint, List<String> cmd, List<String> volumes) {
+
+        /** An image that says nothing, for the warm-up. */
+        static ImageFacts none() {
+            return new ImageFacts("", "", List.of(), List.of(), List.of());
+        }
 
         /** The command the engine would run: the entrypoint, then {@code command} or else the image's own. */
         List<String> command(List<String> command) {
@@ -238,12 +251,17 @@ public class ContainerRuntime implements ContainerInventory {
 
     ImageFacts image(String image) {
         try {
-            var config = clients.control().inspectImageCmd(image).exec().getConfig();
+            var inspected = clients.control().inspectImageCmd(image).exec();
+            var config = inspected.getConfig();
             String user = config == null ? null : config.getUser();
             return new ImageFacts(
+                    inspected.getId() == null ? image : inspected.getId(),
                     user == null ? "" : user,
                     config == null ? List.of() : list(config.getEntrypoint()),
-                    config == null ? List.of() : list(config.getCmd()));
+                    config == null ? List.of() : list(config.getCmd()),
+                    config == null || config.getVolumes() == null
+                            ? List.of()
+                            : List.copyOf(config.getVolumes().keySet()));
         } catch (NotFoundException e) {
             throw new ContainerException(
                     ContainerException.Reason.IMAGE_NOT_FOUND, "image " + image + " is not present on the engine");
@@ -252,17 +270,17 @@ public class ContainerRuntime implements ContainerInventory {
         }
     }
 
-    /** The image's own user when it names a non-root one, else the configured user, unless told to keep the image's. */
-    private Optional<String> runAs(String imageUser) {
-        if (IMAGE_USER.equals(config.user())) {
-            return Optional.empty();
-        }
-        boolean rootOrUnset = imageUser.isEmpty()
-                || imageUser.equals("root")
-                || imageUser.equals("0")
-                || imageUser.startsWith("0:")
-                || imageUser.startsWith("root:");
-        return rootOrUnset ? Optional.of(config.user()) : Optional.empty();
+    /**
+     * The user a container of {@code image} runs as, in numbers (ADR 0055): the
+     * image's uid unless it is root and root is not allowed for the image,
+     * always with the configured group; empty only when the image's user is
+     * kept as it is ({@code sluice.container.user=image}).
+     */
+    Optional<ContainerUser.RunAs> runAs(ContainerSpec spec, ImageFacts image) {
+        return user.decide(
+                image.user(),
+                rootAllowed.matches(spec.image()),
+                name -> passwd.uid(image.id(), name, spec.labels(), imageVolumes(image, Optional.empty())));
     }
 
     /** Rotation within the stated budget; compression only where the driver knows the option. */
@@ -306,14 +324,9 @@ public class ContainerRuntime implements ContainerInventory {
      * numbers: the engine resets the mode of a tmpfs that is also the working
      * directory, so {@code mode=1777} alone would leave it root's.
      */
-    private Map<String, String> tmpfs(Optional<String> user) {
-        String owner = user.filter(NUMERIC_USER.asPredicate())
-                .map(u -> {
-                    String[] ids = u.split(":");
-                    return ",uid=" + ids[0] + ",gid=" + (ids.length > 1 ? ids[1] : ids[0]);
-                })
-                .orElse("");
-        Map<String, String> mounts = new HashMap<>();
+    private Map<String, String> tmpfs(ImageFacts image, Optional<ContainerUser.RunAs> user) {
+        String owner = owner(user);
+        Map<String, String> mounts = imageVolumes(image, user);
         mounts.put(
                 config.workDir(),
                 "rw,nosuid,nodev,mode=1777,size=" + config.workSize().asLongValue() + owner);
@@ -322,6 +335,32 @@ public class ContainerRuntime implements ContainerInventory {
                     "/tmp", "rw,nosuid,nodev,mode=1777,size=" + config.tmpSize().asLongValue() + owner);
         }
         return mounts;
+    }
+
+    /**
+     * A tmpfs of {@code image-volume-size} at each path the image declares a
+     * volume at (ADR 0055): the engine would otherwise make an anonymous
+     * volume there, on its own disk, with no bound at all. What the image
+     * holds at such a path is not copied in. The worker's own mounts (the work
+     * area, /tmp, the out-directory's volume) take their paths as they are.
+     */
+    private Map<String, String> imageVolumes(ImageFacts image, Optional<ContainerUser.RunAs> user) {
+        Map<String, String> mounts = new HashMap<>();
+        for (String declared : image.volumes()) {
+            String path = declared.length() > 1 ? declared.replaceFirst("/+$", "") : declared;
+            boolean ours = path.equals(outDir.volumeTarget()) || path.equals(HostsFile.TARGET);
+            if (path.startsWith("/") && !path.equals("/") && !ours) {
+                mounts.put(
+                        path,
+                        "rw,nosuid,nodev,mode=1777,size="
+                                + config.imageVolumeSize().asLongValue() + owner(user));
+            }
+        }
+        return mounts;
+    }
+
+    private static String owner(Optional<ContainerUser.RunAs> user) {
+        return user.map(u -> ",uid=" + u.uid() + ",gid=" + u.gid()).orElse("");
     }
 
     private static List<String> list(String[] values) {

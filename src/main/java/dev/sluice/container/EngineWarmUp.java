@@ -67,10 +67,12 @@ public final class EngineWarmUp {
                 new ContainerSpec(IMAGE, List.of("true"), Map.of(), null, true, Map.of(), 64L << 20, 0, 64, "none");
         refused(() -> runtime.image(IMAGE));
         // Should an image of that name exist after all, its container goes at once.
-        refused(() ->
-                runtime.remove(runtime.createCommand(spec, new ContainerRuntime.ImageFacts("", List.of(), List.of()))
-                        .exec()
-                        .getId()));
+        refused(() -> runtime.remove(runtime.createCommand(
+                        spec,
+                        ContainerRuntime.ImageFacts.none(),
+                        runtime.runAs(spec, ContainerRuntime.ImageFacts.none()))
+                .exec()
+                .getId()));
         refused(() -> runtime.attach(container, null).close());
         refused(() -> runtime.start(container));
         refusedWait(container);
@@ -99,8 +101,8 @@ public final class EngineWarmUp {
 
     /** The out-directory's calls, and the reading of the archives a finished dispatch's would give. */
     private void outDirectory(String container) {
-        // A numeric user, as the default one is: its ids go into the archive.
-        refused(() -> runtime.outDirectory().prepare(container, Optional.of("65534:65534")));
+        // A numeric user, as every settled one is: its ids go into the archive.
+        refused(() -> runtime.outDirectory().prepare(container, Optional.of(new ContainerUser.RunAs(65534, 65534))));
         if (runtime.readOutFile(container, "report.json", 1024).state() != OutFile.State.ABSENT
                 || !runtime.walkOutDirectory(container, "artifacts", 1024, READ_ALL)
                         .complete()) {

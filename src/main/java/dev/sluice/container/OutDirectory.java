@@ -35,6 +35,7 @@ final class OutDirectory {
     private final String name;
     private final boolean enabled;
     private final Witness witness;
+    private final VolumeQuota quota;
 
     OutDirectory(DockerClients clients, ContainerConfig config) {
         this(clients, config.outDir(), config.outDirEnabled(), config);
@@ -52,6 +53,7 @@ final class OutDirectory {
         this.name = path.substring(slash + 1);
         this.enabled = enabled;
         this.witness = Witness.of(config, parent);
+        this.quota = new VolumeQuota(clients, enabled ? config.outDirSize().asLongValue() : 0);
     }
 
     /** The witness its containers run under, or why they run without one. */
@@ -59,36 +61,43 @@ final class OutDirectory {
         return witness;
     }
 
-    /** The volume, mounted at the out-directory's parent and labelled as the container is; none when off. */
+    /** Where its volume is mounted; {@code null} when off. */
+    String volumeTarget() {
+        return enabled ? parent : null;
+    }
+
+    /**
+     * The volume, mounted at the out-directory's parent and labelled as the
+     * container is, of {@code out-dir-size} where the engine bounds volumes
+     * (ADR 0055); none when off.
+     */
     List<Mount> mounts(Map<String, String> labels) {
         if (!enabled) {
             return List.of();
         }
-        return List.of(new Mount()
-                .withType(MountType.VOLUME)
-                .withTarget(parent)
-                .withVolumeOptions(new VolumeOptions().withLabels(labels)));
+        VolumeOptions options = new VolumeOptions().withLabels(labels);
+        quota.driver().ifPresent(options::withDriverConfig);
+        return List.of(new Mount().withType(MountType.VOLUME).withTarget(parent).withVolumeOptions(options));
     }
 
     /**
      * Adds the out-directory to a created container's volume: mode 1777, owned
-     * by {@code user} when it is numeric ({@code uid[:gid]}), as the tmpfs areas
-     * are; and the witness program beside it, in the same upload (ADR 0045).
+     * by the container's user when it is known, as the tmpfs areas are; and the
+     * witness program beside it, in the same upload (ADR 0045).
      */
-    void prepare(String containerId, Optional<String> user) {
+    void prepare(String containerId, Optional<ContainerUser.RunAs> user) {
         if (!enabled) {
             return;
         }
         ArchiveUpload.put(clients, containerId, parent, directoryTar(user), "prepare " + path);
     }
 
-    private byte[] directoryTar(Optional<String> user) {
+    private byte[] directoryTar(Optional<ContainerUser.RunAs> user) {
         TarArchiveEntry dir = new TarArchiveEntry(name + "/");
         dir.setMode(TarArchiveEntry.DEFAULT_DIR_MODE & ~0777 | 01777);
-        user.filter(u -> u.matches("\\d+(:\\d+)?")).ifPresent(u -> {
-            String[] ids = u.split(":");
-            dir.setUserId(Long.parseLong(ids[0]));
-            dir.setGroupId(Long.parseLong(ids.length > 1 ? ids[1] : ids[0]));
+        user.ifPresent(u -> {
+            dir.setUserId(u.uid());
+            dir.setGroupId(u.gid());
         });
         List<ArchiveUpload.Entry> entries = new ArrayList<>(2);
         entries.add(new ArchiveUpload.Entry(dir, new byte[0]));

@@ -158,7 +158,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 if (cancelRequested) {
                     finisher.finish(Ending.withoutOutput(id, spec, Dispatch.Status.CANCELLED, null, now()));
                 } else {
-                    runtime.prepareAgain(containerId, spec.image());
+                    runtime.prepareAgain(containerId);
                     startAndCollect(id, spec, execution, containerId);
                 }
                 return;

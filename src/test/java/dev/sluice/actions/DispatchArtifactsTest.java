@@ -113,6 +113,25 @@ class DispatchArtifactsTest {
         assertRefused("d-5", "a.txt", RequestRefused.Reason.ARTIFACT_GONE);
     }
 
+    @Test
+    void artifactsEvictedForTheQuotaAreGoneAndSaySo() throws Exception {
+        finished("d-6", "w-here", one());
+        finished("d-7", "w-here", one());
+        ArtifactStore store = new ArtifactStore(root, Duration.ofHours(1), 1, clock);
+        Files.createDirectories(root.resolve("d-6"));
+        Files.writeString(root.resolve("d-6").resolve(artifactFile("a.txt")), "a");
+        Files.write(root.resolve(".evicted-d-7"), new byte[0]);
+
+        assertThat(artifacts(store).file("d-6", "a.txt")).hasContent("a");
+        assertThatThrownBy(() -> artifacts(store).file("d-7", "a.txt"))
+                .isInstanceOfSatisfying(RequestRefused.class, e -> {
+                    assertThat(e.reason()).isEqualTo(RequestRefused.Reason.ARTIFACT_GONE);
+                    assertThat(e.getMessage())
+                            .isEqualTo("the artifacts of dispatch d-7 were removed to keep sluice.artifacts.max-disk"
+                                    + " (1 bytes) for newer dispatches' artifacts");
+                });
+    }
+
     private void assertRefused(String id, String name, RequestRefused.Reason reason) {
         assertThatThrownBy(() -> artifacts(store()).file(Caller.ANONYMOUS, id, name))
                 .isInstanceOfSatisfying(

@@ -132,6 +132,23 @@ public final class Profiles {
         }
     }
 
+    /**
+     * Artifacts within 6 MiB on the worker's disk, at most 4 MiB a dispatch, in
+     * a directory of this run alone, so no other test's artifacts count.
+     */
+    public static final class ArtifactQuota implements QuarkusTestProfile {
+        public static final String DIR = "target/test-artifacts-quota-" + java.util.UUID.randomUUID();
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "sluice.artifacts.dir", DIR,
+                    "sluice.artifacts.max-file-size", "1M",
+                    "sluice.artifacts.max-total-size", "4M",
+                    "sluice.artifacts.max-disk", "6M");
+        }
+    }
+
     /** Artifacts kept for two seconds, swept every second. */
     public static final class ShortArtifactRetention implements QuarkusTestProfile {
         @Override

@@ -1,10 +1,16 @@
 package dev.sluice.testsupport;
 
+import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.model.Frame;
 
 import dev.sluice.container.ContainerConfig;
 import dev.sluice.container.ContainerSpec;
@@ -49,7 +55,10 @@ public final class TestDocker {
             boolean outDirEnabled,
             boolean witnessEnabled,
             Duration witnessDrainTimeout,
-            NoneNetwork noneNetwork)
+            NoneNetwork noneNetwork,
+            Optional<List<String>> rootAllowedImages,
+            MemorySize imageVolumeSize,
+            MemorySize outDirSize)
             implements ContainerConfig {}
 
     public static DockerConfig dockerConfig() {
@@ -75,12 +84,28 @@ public final class TestDocker {
         return containerConfig("json-file", 128, 16, true, noneNetwork);
     }
 
+    /** The test defaults with root kept for images that match {@code patterns} (ADR 0055). */
+    public static ContainerConfig containerConfigAllowingRoot(List<String> patterns) {
+        return containerConfig(
+                "json-file", 128, 16, true, ContainerConfig.NoneNetwork.BARE, Optional.of(List.copyOf(patterns)));
+    }
+
     private static ContainerConfig containerConfig(
             String logDriver,
             long logMaxSizeMib,
             int logMaxFiles,
             boolean outDirEnabled,
             ContainerConfig.NoneNetwork noneNetwork) {
+        return containerConfig(logDriver, logMaxSizeMib, logMaxFiles, outDirEnabled, noneNetwork, Optional.empty());
+    }
+
+    private static ContainerConfig containerConfig(
+            String logDriver,
+            long logMaxSizeMib,
+            int logMaxFiles,
+            boolean outDirEnabled,
+            ContainerConfig.NoneNetwork noneNetwork,
+            Optional<List<String>> rootAllowedImages) {
         return new Container(
                 true,
                 true,
@@ -101,7 +126,11 @@ public final class TestDocker {
                 outDirEnabled,
                 true,
                 Duration.ofSeconds(10),
-                noneNetwork);
+                noneNetwork,
+                rootAllowedImages,
+                mib(16),
+                // No bound asked of the engine: VolumeQuotaIT asks, and other tests count every engine call.
+                mib(0));
     }
 
     /** A small container of the test image that runs {@code script} in sh, labelled as a dispatch's of a test worker. */
@@ -131,6 +160,25 @@ public final class TestDocker {
 
     public static MemorySize mib(long n) {
         return new MemorySize(BigInteger.valueOf(n << 20));
+    }
+
+    /** Everything container {@code id} printed, stdout and stderr in the order the engine kept them. */
+    public static String output(DockerClients clients, String id) throws InterruptedException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ResultCallback.Adapter<Frame> frames = clients.control()
+                .logContainerCmd(id)
+                .withStdOut(true)
+                .withStdErr(true)
+                .exec(new ResultCallback.Adapter<>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        out.writeBytes(frame.getPayload());
+                    }
+                });
+        if (!frames.awaitCompletion(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the log of " + id + " did not end within 30 s");
+        }
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     public static DockerClients clients() {

@@ -122,8 +122,8 @@ class DispatchArtifactsTest {
         Files.writeString(root.resolve("d-6").resolve(artifactFile("a.txt")), "a");
         Files.write(root.resolve(".evicted-d-7"), new byte[0]);
 
-        assertThat(artifacts(store).file("d-6", "a.txt")).hasContent("a");
-        assertThatThrownBy(() -> artifacts(store).file("d-7", "a.txt"))
+        assertThat(artifacts(store).file(Caller.ANONYMOUS, "d-6", "a.txt")).hasContent("a");
+        assertThatThrownBy(() -> artifacts(store).file(Caller.ANONYMOUS, "d-7", "a.txt"))
                 .isInstanceOfSatisfying(RequestRefused.class, e -> {
                     assertThat(e.reason()).isEqualTo(RequestRefused.Reason.ARTIFACT_GONE);
                     assertThat(e.getMessage())

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.actions.DispatchActions;
 import dev.sluice.actions.DispatchRequest;
 import dev.sluice.actions.GroupActions;
+import dev.sluice.actions.GroupRequest;
 import dev.sluice.actions.Problem;
 import dev.sluice.actions.ProblemException;
 import dev.sluice.actions.Refusals;
@@ -73,6 +74,7 @@ class McpTools {
     private final ObjectMapper json;
     private final AnswerBudget budget;
     private final Duration maxWait;
+    private final McpCallbacks callbacks;
 
     @Inject
     McpTools(
@@ -91,6 +93,7 @@ class McpTools {
         this.json = json;
         this.budget = new AnswerBudget(config.maxResultBytes().asLongValue(), json);
         this.maxWait = config.maxWait();
+        this.callbacks = new McpCallbacks(config.callbackAllowedHosts().orElse(List.of()));
     }
 
     void register(@Observes StartupEvent start) {
@@ -145,6 +148,7 @@ class McpTools {
         ObjectNode request = (ObjectNode) json.readTree(arguments);
         Duration wait = waitBound(request.remove("wait"));
         DispatchRequest parsed = actions.read(request.toString());
+        callbacks.check(parsed);
         DispatchIntake.Accepted accepted = actions.create(parsed);
         String id = accepted.dispatch().id();
         waits.await(id, wait);
@@ -209,7 +213,9 @@ class McpTools {
     }
 
     private String dispatchGroup(String arguments) throws JsonProcessingException {
-        return budget.group(groups.get(groups.create(groups.read(arguments))));
+        GroupRequest request = groups.read(arguments);
+        callbacks.check(request);
+        return budget.group(groups.get(groups.create(request)));
     }
 
     private String group(String arguments) throws JsonProcessingException {

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.List;
 
 import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.inject.spi.ObserverMethod;
 import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
@@ -17,7 +18,7 @@ class SummaryProducer {
     /** Off unless a URL is configured; checked at start-up, so a URL it may not use stops the worker. The key is never logged. */
     @Produces
     @Singleton
-    @Startup
+    @Startup(ObserverMethod.DEFAULT_PRIORITY - 1000) // before the store: a setting that is wrong says so first
     Summarizer summarizer(SummarizerConfig config) {
         if (config.url().isEmpty()) {
             return Summarizer.OFF;

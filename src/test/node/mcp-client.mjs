@@ -67,7 +67,10 @@ try {
 
     const first = await call(client, "read_log", { id, stream: "stdout" });
     const next = await call(client, "read_log", { id, stream: "stdout", offset: first.json.nextOffset, limit: 15 });
-    seen.logs = { first: { bytes: first.bytes, ...first.json, text: first.json.text.length }, next: next.json };
+    seen.logs = {
+        first: { bytes: first.bytes, ...first.json, text: first.json.agentWritten["/text"].length },
+        next: next.json,
+    };
 
     const sleeper = await call(client, "dispatch_subagent", { image, command: ["sleep", "60"], id: "mcp-sleeper" });
     await until(client, "mcp-sleeper", ["running"]);

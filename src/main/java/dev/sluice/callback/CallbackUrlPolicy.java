@@ -87,6 +87,9 @@ public final class CallbackUrlPolicy {
             // ::ffff:127.0.0.1 and kin: an IPv4 address has one canonical spelling, and this is not it.
             return Optional.of("spells an IPv4 address in IPv6 form");
         }
+        if (literal.isPresent() && AddressPolicy.never(literal.get())) {
+            return Optional.of("points at a link-local or cloud metadata address, which no setting allows");
+        }
         if (literal.isPresent()) {
             return addresses.permits(literal.get())
                     ? Optional.empty()

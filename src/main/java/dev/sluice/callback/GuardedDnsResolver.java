@@ -3,6 +3,7 @@ package dev.sluice.callback;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Arrays;
+import java.util.function.Predicate;
 
 import org.apache.hc.client5.http.DnsResolver;
 
@@ -10,7 +11,8 @@ import org.apache.hc.client5.http.DnsResolver;
  * Resolves a callback host and keeps only the addresses the policy permits,
  * so the client can only ever connect to a permitted address: a name that
  * resolved to a public address at intake and to a private one at delivery
- * (DNS rebinding) is refused here, before any connection.
+ * (DNS rebinding) is refused here, before any connection. A name on the
+ * allow-list keeps every address but link-local and metadata ones.
  */
 final class GuardedDnsResolver implements DnsResolver {
 
@@ -41,10 +43,9 @@ final class GuardedDnsResolver implements DnsResolver {
         if (all == null) {
             all = lookup.all(host);
         }
-        if (policy.allowsHost(host)) {
-            return all;
-        }
-        InetAddress[] permitted = Arrays.stream(all).filter(policy::permits).toArray(InetAddress[]::new);
+        // A name on the allow-list may lead to private addresses, never to link-local or metadata ones.
+        Predicate<InetAddress> rule = policy.allowsHost(host) ? policy::permitsForAllowedHost : policy::permits;
+        InetAddress[] permitted = Arrays.stream(all).filter(rule).toArray(InetAddress[]::new);
         if (permitted.length == 0) {
             throw new RefusedAddress(host);
         }

@@ -22,7 +22,8 @@ import dev.sluice.logs.LogRange;
  * UTF-8 bytes, never more: what matters most comes first (the digest, the
  * agent's report), the raw output after it as evidence, cut in the middle
  * when it does not fit; and an answer that left something out says so in
- * {@code omitted}, with where to read it.
+ * {@code omitted}, with where to read it. What the agent wrote is marked as
+ * its own ({@link AgentText}), within the same budget.
  */
 final class AnswerBudget {
 
@@ -57,9 +58,9 @@ final class AnswerBudget {
         return max;
     }
 
-    /** JSON the caller built small (a digest and a flag or two). */
+    /** JSON the caller built small (a digest and a flag or two), the digest's report marked as the agent's. */
     String small(JsonNode node) {
-        String text = write(node);
+        String text = write(node instanceof ObjectNode object ? new AgentText().mark(object, AgentText.DIGEST) : node);
         if (!budget.fits(bytes(text))) {
             throw new IllegalStateException("a small answer is over the budget");
         }
@@ -93,12 +94,16 @@ final class AnswerBudget {
         out.setAll(result);
         out.put("stdout", "");
         out.put("stderr", "");
-        int room = max - bytes(write(out)) - NOTE_ROOM;
+        AgentText marks = new AgentText();
+        int room = max - bytes(write(marks.mark(out, AgentText.RESULT))) - NOTE_ROOM;
         if (room < 0) {
             return digestOnly(digest);
         }
         streams.share(room);
-        String text = budget.fit(() -> write(streams.into(out)), AnswerBudget::bytes, List.of(streams::take));
+        String text = budget.fit(
+                () -> write(marks.mark(streams.into(out), AgentText.RESULT)),
+                AnswerBudget::bytes,
+                List.of(streams::take));
         return budget.fits(bytes(text)) ? text : digestOnly(digest);
     }
 
@@ -124,8 +129,12 @@ final class AnswerBudget {
         out.put("nextOffset", Long.MAX_VALUE);
         out.put("end", false);
         out.put("text", "");
-        Shown shown = new Shown(bytes, max - bytes(write(out)) - NOTE_ROOM);
-        return budget.fit(() -> write(shown.into(out, range)), AnswerBudget::bytes, List.of(shown::take));
+        AgentText marks = new AgentText();
+        Shown shown = new Shown(bytes, max - bytes(write(marks.mark(out, AgentText.LOG))) - NOTE_ROOM);
+        return budget.fit(
+                () -> write(marks.mark(shown.into(out, range), AgentText.LOG)),
+                AnswerBudget::bytes,
+                List.of(shown::take));
     }
 
     /** How much of a range is shown: as many bytes as fit in the room, escaped, on a character boundary. */
@@ -196,11 +205,19 @@ final class AnswerBudget {
         if (members == null) {
             return write(record);
         }
-        int kept = budget.most(members.size(), n -> bytes(withMembers(record, members, n)));
-        return withMembers(record, members, kept);
+        // Each digest is raw JSON in the view; as a tree, its report can be marked.
+        for (int i = 0; i < view.members().size(); i++) {
+            String digest = view.members().get(i).digest();
+            if (digest != null && members.get(i) instanceof ObjectNode member) {
+                member.set("digest", tree(digest.getBytes(StandardCharsets.UTF_8)));
+            }
+        }
+        AgentText marks = new AgentText();
+        int kept = budget.most(members.size(), n -> bytes(withMembers(record, members, n, marks)));
+        return withMembers(record, members, kept, marks);
     }
 
-    private String withMembers(ObjectNode record, ArrayNode members, int kept) {
+    private String withMembers(ObjectNode record, ArrayNode members, int kept, AgentText marks) {
         ObjectNode out = json.createObjectNode();
         out.setAll(record);
         ArrayNode shown = out.putArray("members");
@@ -213,7 +230,7 @@ final class AnswerBudget {
                             + "budget of " + max + " bytes: read each with get_result, or the whole record at "
                             + "GET /v1/dispatch-groups/{id}");
         }
-        return write(out);
+        return write(marks.mark(out, AgentText.members(kept)));
     }
 
     private String write(JsonNode node) {

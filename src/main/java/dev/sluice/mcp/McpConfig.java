@@ -1,6 +1,8 @@
 package dev.sluice.mcp;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
@@ -26,4 +28,13 @@ public interface McpConfig {
      */
     @WithDefault("50s")
     Duration maxWait();
+
+    /**
+     * The hosts a dispatch or group made over MCP may name in its
+     * {@code callbackUrl}, comma-separated (names or IP literals, compared
+     * exactly, case-insensitive). With none, MCP dispatches take no callback:
+     * the model that writes them can be steered by what it reads (ADR 0056).
+     * The callback SSRF rules still apply to the hosts listed here.
+     */
+    Optional<List<String>> callbackAllowedHosts();
 }

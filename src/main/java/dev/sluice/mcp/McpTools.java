@@ -16,6 +16,7 @@ import dev.sluice.actions.Caller;
 import dev.sluice.actions.DispatchActions;
 import dev.sluice.actions.DispatchRequest;
 import dev.sluice.actions.GroupActions;
+import dev.sluice.actions.GroupRequest;
 import dev.sluice.actions.Problem;
 import dev.sluice.actions.ProblemException;
 import dev.sluice.actions.Refusals;
@@ -77,6 +78,7 @@ class McpTools {
     private final AnswerBudget budget;
     private final Duration maxWait;
     private final CurrentVertxRequest request;
+    private final McpCallbacks callbacks;
 
     @Inject
     McpTools(
@@ -97,6 +99,7 @@ class McpTools {
         this.json = json;
         this.budget = new AnswerBudget(config.maxResultBytes().asLongValue(), json);
         this.maxWait = config.maxWait();
+        this.callbacks = new McpCallbacks(config.callbackAllowedHosts().orElse(List.of()));
     }
 
     void register(@Observes StartupEvent start) {
@@ -151,6 +154,7 @@ class McpTools {
         ObjectNode request = (ObjectNode) json.readTree(arguments);
         Duration wait = waitBound(request.remove("wait"));
         DispatchRequest parsed = actions.read(request.toString());
+        callbacks.check(parsed);
         Caller caller = caller();
         DispatchIntake.Accepted accepted = actions.create(caller, parsed);
         String key = accepted.dispatch().id();
@@ -223,7 +227,9 @@ class McpTools {
     }
 
     private String dispatchGroup(String arguments) throws JsonProcessingException {
-        return budget.group(groups.create(caller(), groups.read(arguments)));
+        GroupRequest request = groups.read(arguments);
+        callbacks.check(request);
+        return budget.group(groups.create(caller(), request));
     }
 
     private String group(String arguments) throws JsonProcessingException {

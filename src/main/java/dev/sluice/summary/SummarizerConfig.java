@@ -2,6 +2,7 @@ package dev.sluice.summary;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 import io.quarkus.runtime.configuration.MemorySize;
@@ -16,9 +17,18 @@ public interface SummarizerConfig {
      * An OpenAI-compatible chat-completions endpoint, POSTed to as given. When
      * set, a result whose stream was truncated, or whose agent wrote no report,
      * gets a generated {@code workerSummary} (docs/api.md, section 7.10); without
-     * it there are no summaries.
+     * it there are no summaries. {@code https}, or {@code http} to a loopback
+     * address only, and its host on {@code allowed-hosts}; otherwise the worker
+     * refuses to start (ADR 0056).
      */
     Optional<URI> url();
+
+    /**
+     * The hosts the summarizer's URL may name, comma-separated (names or IP
+     * literals, compared exactly, case-insensitive): where the dispatches' kept
+     * output may be sent. With none, a summarizer URL refuses the start.
+     */
+    Optional<List<String>> allowedHosts();
 
     /** The model named in each request, and in each summary. */
     @WithDefault("gpt-4o-mini")

@@ -35,14 +35,16 @@ class McpServerIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TOKEN = "mcp-test-token-0123456789";
-    private static final int BUDGET = 2048;
+    /** Small, so that cuts show; room for the marks of what the agent wrote too (ADR 0056). */
+    private static final int BUDGET = 3072;
+
     private static final String LINE = "0123456789\n";
 
     @Test
     void theOfficialClientDispatchesReadsAndCancelsWithinTheBudget() throws IOException, InterruptedException {
         Map<String, String> env = WorkerProcess.baseEnvironment(WorkerProcess.freshDataDir("mcp"), "mcp");
         env.put("SLUICE_API_TOKENS", TOKEN);
-        env.put("SLUICE_MCP_MAX_RESULT_BYTES", "2K");
+        env.put("SLUICE_MCP_MAX_RESULT_BYTES", "3K");
         JsonNode seen;
         JsonNode restProblem;
         try (WorkerProcess worker = WorkerProcess.start(env)) {
@@ -72,17 +74,21 @@ class McpServerIT {
         assertThat(digest.path("exitCode").asInt()).isZero();
         assertThat(digest.at("/stdout/bytes").asLong()).isEqualTo(22000);
         assertThat(digest.path("reportStatus").asText()).isEqualTo("present");
-        assertThat(digest.at("/report/verdict").asText()).isEqualTo("approve");
+        assertThat(digest.at("/agentWritten/~1report/verdict").asText()).isEqualTo("approve");
 
         // The full result: the report first, the output last and cut to the budget, saying so.
         JsonNode full = seen.path("full");
         assertThat(full.path("bytes").asInt()).isLessThanOrEqualTo(BUDGET);
         List<String> keys = names(full.path("keys"));
         assertThat(keys.subList(0, 2)).containsExactly("dispatchId", "status");
-        assertThat(keys.indexOf("report")).isLessThan(keys.indexOf("stdout"));
-        assertThat(full.at("/json/report/summary").asText()).isEqualTo("Counted to ten, many times.");
-        assertThat(full.at("/json/stderr").asText()).isEqualTo("warned\n");
-        String stdout = full.at("/json/stdout").asText();
+        // What the agent wrote, last and marked as its own (ADR 0056): the report before the output.
+        assertThat(keys.get(keys.size() - 1)).isEqualTo("agentWritten");
+        List<String> written = new ArrayList<>();
+        full.at("/json/agentWritten").fieldNames().forEachRemaining(written::add);
+        assertThat(written.indexOf("/report")).isLessThan(written.indexOf("/stdout"));
+        assertThat(full.at("/json/agentWritten/~1report/summary").asText()).isEqualTo("Counted to ten, many times.");
+        assertThat(full.at("/json/agentWritten/~1stderr").asText()).isEqualTo("warned\n");
+        String stdout = full.at("/json/agentWritten/~1stdout").asText();
         assertThat(stdout)
                 .startsWith("0123456789\n0123")
                 .contains("bytes left out here]")
@@ -99,7 +105,8 @@ class McpServerIT {
         JsonNode range = seen.at("/logs/next");
         assertThat(range.path("offset").asLong()).isEqualTo(next);
         assertThat(range.path("nextOffset").asLong()).isEqualTo(next + 15);
-        assertThat(range.path("text").asText()).isEqualTo(LINE.repeat(2000).substring((int) next, (int) next + 15));
+        assertThat(range.at("/agentWritten/~1text").asText())
+                .isEqualTo(LINE.repeat(2000).substring((int) next, (int) next + 15));
 
         // Cancel: stopping while the container is stopped, then cancelled.
         assertThat(seen.at("/cancel/stopping").asBoolean()).isTrue();

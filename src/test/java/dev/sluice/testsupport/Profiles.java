@@ -55,6 +55,7 @@ public final class Profiles {
         public Map<String, String> getConfigOverrides() {
             return Map.of(
                     "sluice.summarizer.url", ChatCompletionsServer.shared().url(),
+                    "sluice.summarizer.allowed-hosts", "127.0.0.1",
                     "sluice.summarizer.model", "test-model",
                     "sluice.summarizer.api-key", API_KEY,
                     "sluice.summarizer.timeout", "3s",

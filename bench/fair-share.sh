@@ -71,8 +71,10 @@ for i in $(seq -w 1 "$beta_n"); do post "$beta_token" "fair-b-$i"; done
 
 record() { curl -sf -H "Authorization: Bearer $1" "$base/v1/dispatches/$2"; }
 finished() { # token, id
-  record "$1" "$2" | python3 -c 'import json,sys
-sys.exit(0 if json.load(sys.stdin)["status"] not in ("queued","starting","running") else 1)'
+  local r
+  r=$(record "$1" "$2") || return 1
+  python3 -c 'import json,sys
+sys.exit(0 if json.loads(sys.argv[1])["status"] not in ("queued","starting","running") else 1)' "$r"
 }
 budget=$(( (alpha_n + beta_n) * (seconds + 2) / slots + 120 ))
 wait_for "$budget" "alpha's last dispatch" finished "$alpha_token" "fair-a-$(seq -w 1 "$alpha_n" | tail -1)"

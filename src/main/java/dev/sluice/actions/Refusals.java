@@ -81,6 +81,8 @@ public class Refusals {
             case IMAGE_NOT_ALLOWED ->
                 plain(403, "image-not-allowed", "The image may not be dispatched", e.getMessage());
             case AT_CAPACITY -> retryLater(429, "at-capacity", "The worker is at capacity", e.getMessage());
+            case TENANT_AT_CAPACITY ->
+                retryLater(429, "tenant-at-capacity", "The tenant is at capacity", e.getMessage());
             case ENGINE_UNAVAILABLE ->
                 retryLater(503, "engine-unavailable", "The container engine is unavailable", e.getMessage());
             case SHUTTING_DOWN -> retryLater(503, "shutting-down", "The worker is shutting down", e.getMessage());

@@ -88,7 +88,10 @@ public interface DispatchApi {
     @APIResponse(responseCode = "413", description = "body-too-large: the body is over sluice.api.max-request-size")
     @APIResponse(responseCode = "415", description = "http-415: the Content-Type is not application/json")
     @APIResponse(responseCode = "422", description = "validation-failed: errors names every bad field")
-    @APIResponse(responseCode = "429", description = "at-capacity: every run slot and queue place is taken")
+    @APIResponse(
+            responseCode = "429",
+            description = "tenant-at-capacity: the caller's tenant holds every place its limits give it; "
+                    + "at-capacity: every run slot and queue place of the worker is taken")
     @APIResponse(
             responseCode = "503",
             description = "shutting-down, engine-unavailable or store-unavailable: nothing was accepted")

@@ -69,7 +69,10 @@ public interface GroupApi {
             responseCode = "422",
             description = "validation-failed: no member, too many, an unknown field, or a bad field of the group "
                     + "or of a member (named dispatches.<index>.<field>)")
-    @APIResponse(responseCode = "429", description = "at-capacity: not every member has a place")
+    @APIResponse(
+            responseCode = "429",
+            description = "tenant-at-capacity: the caller's tenant has no place for every member; "
+                    + "at-capacity: the worker has not")
     @APIResponse(
             responseCode = "503",
             description = "shutting-down, engine-unavailable or store-unavailable; nothing was accepted")

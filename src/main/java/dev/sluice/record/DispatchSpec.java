@@ -94,6 +94,36 @@ public record DispatchSpec(
         return project == null ? List.of() : project;
     }
 
+    /**
+     * This spec with the secret values held in memory: a spec read back from
+     * the store has none ({@link #secretsMissing()} says whether it needed them).
+     */
+    public DispatchSpec withSecrets(Map<String, String> values) {
+        return new DispatchSpec(
+                image,
+                command,
+                env,
+                values,
+                secretNames,
+                input,
+                workingDir,
+                timeout,
+                idleTimeout,
+                memoryBytes,
+                nanoCpus,
+                pids,
+                network,
+                stdoutCap,
+                stderrCap,
+                stdoutFormat,
+                stderrFormat,
+                project,
+                callbackUrl,
+                callbackMode,
+                callbackEncoding,
+                metadata);
+    }
+
     public boolean hasSecrets() {
         return !secretNames.isEmpty();
     }

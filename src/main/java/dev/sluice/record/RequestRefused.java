@@ -12,6 +12,8 @@ public final class RequestRefused extends RuntimeException {
         ID_CONFLICT,
         IMAGE_NOT_ALLOWED,
         AT_CAPACITY,
+        /** The caller's tenant runs and has queued as much as its limits allow (ADR 0057). */
+        TENANT_AT_CAPACITY,
         ENGINE_UNAVAILABLE,
         SHUTTING_DOWN,
         STORE_UNAVAILABLE,

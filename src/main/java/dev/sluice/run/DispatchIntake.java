@@ -84,19 +84,19 @@ public class DispatchIntake {
                 return replay(existing.get(), fingerprint);
             }
         }
-        admit(1);
         String id = DispatchKey.of(tenant, requestedId != null ? requestedId : newId());
+        admit(tenant, 1);
         DispatchStore.NewDispatch record =
                 new DispatchStore.NewDispatch(id, spec, fingerprint, workerId, clock.instant());
         boolean inserted;
         try {
             inserted = store.insert(record);
         } catch (StoreException e) {
-            scheduler.release();
+            scheduler.release(tenant, 1);
             throw RequestRefused.storeUnavailable();
         }
         if (!inserted) {
-            scheduler.release();
+            scheduler.release(tenant, 1);
             return replay(find(id).orElseThrow(() -> conflict(id)), fingerprint);
         }
         queue(record);
@@ -130,20 +130,20 @@ public class DispatchIntake {
                         now))
                 .toList();
         Optional<String> taken;
-        admit(records.size());
+        admit(tenant, records.size());
         try {
             List<String> ids =
                     records.stream().map(DispatchStore.NewDispatch::id).toList();
             taken = store.insertAll(records, tx -> alsoStore.accept(tx, ids));
         } catch (StoreException e) {
-            scheduler.release(records.size());
+            scheduler.release(tenant, records.size());
             throw RequestRefused.storeUnavailable();
         } catch (RuntimeException e) {
-            scheduler.release(records.size());
+            scheduler.release(tenant, records.size());
             throw e;
         }
         if (taken.isPresent()) {
-            scheduler.release(records.size());
+            scheduler.release(tenant, records.size());
             throw new RequestRefused(
                     RequestRefused.Reason.ID_CONFLICT,
                     "dispatch " + DispatchKey.idOf(taken.get()) + " already exists; nothing was accepted");
@@ -152,8 +152,9 @@ public class DispatchIntake {
         return records.stream().map(this::queued).toList();
     }
 
+    /** The one tenant of dispatches accepted together: a group is its caller's. */
     /** The checks every new dispatch passes before it is recorded, ending with a place for each of {@code n}. */
-    private void admit(int n) {
+    private void admit(String tenant, int n) {
         if (draining.getAsBoolean()) {
             throw new RequestRefused(
                     RequestRefused.Reason.SHUTTING_DOWN, "this worker is shutting down; nothing was accepted");
@@ -163,9 +164,17 @@ public class DispatchIntake {
                     RequestRefused.Reason.ENGINE_UNAVAILABLE,
                     "the Docker engine is not reachable; nothing was accepted");
         }
-        if (!scheduler.reserve(n)) {
-            throw new RequestRefused(
-                    RequestRefused.Reason.AT_CAPACITY, "all run slots and the queue are full; nothing was accepted");
+        switch (scheduler.reserve(tenant, n)) {
+            case HELD -> {}
+            // Its own counts only: a refusal says nothing of what other tenants hold.
+            case TENANT_FULL ->
+                throw new RequestRefused(
+                        RequestRefused.Reason.TENANT_AT_CAPACITY,
+                        "this tenant's run slots and queue places are all taken; nothing was accepted");
+            case WORKER_FULL ->
+                throw new RequestRefused(
+                        RequestRefused.Reason.AT_CAPACITY,
+                        "all run slots and the queue of this worker are full; nothing was accepted");
         }
     }
 
@@ -177,7 +186,7 @@ public class DispatchIntake {
         }
         // Announced before it can start: whoever follows its states sees queued before starting.
         accepted.accept(new DispatchAccepted(record.id()));
-        scheduler.submit(record.id(), record.spec());
+        scheduler.submit(record.id(), record.spec().secrets());
     }
 
     private Optional<Dispatch> find(String id) {

@@ -29,6 +29,7 @@ import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchLinks;
 import dev.sluice.record.DispatchResult;
 import dev.sluice.record.DispatchSpec;
+import dev.sluice.record.DispatchStore;
 import dev.sluice.record.DispatchTransitions;
 import dev.sluice.record.Ending;
 import dev.sluice.record.SecretVault;
@@ -52,6 +53,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private final ContainerLogs logs;
     private final JsonDocuments documents;
     private final DispatchTransitions transitions;
+    private final DispatchStore store;
     private final Finisher finisher;
     private final SecretVault vault;
     private final LogHolding holding;
@@ -68,6 +70,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             ContainerLogs logs,
             JsonDocuments documents,
             DispatchTransitions transitions,
+            DispatchStore store,
             Finisher finisher,
             SecretVault vault,
             LogHolding holding,
@@ -82,6 +85,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         this.logs = logs;
         this.documents = documents;
         this.transitions = transitions;
+        this.store = store;
         this.finisher = finisher;
         this.vault = vault;
         this.holding = holding;
@@ -91,14 +95,36 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         this.ownerLabels = Map.of(Labels.WORKER_ID, workerId, Labels.STORE_ID, storeId);
     }
 
-    /** Runs a queued dispatch. Never throws: every failure ends as a result, or leaves the record for reconciliation. */
+    /**
+     * Runs a queued dispatch. Never throws: every failure ends as a result, or leaves the record for reconciliation.
+     * Its request comes back from the store here, with the secrets the queue kept (ADR 0057); a store that fails to
+     * give it leaves the dispatch starting, for reconciliation to queue again, as any store failure on the way does.
+     */
     @Override
-    public DispatchScheduler.Outcome run(String id, DispatchSpec spec, Execution execution) {
+    public DispatchScheduler.Outcome run(DispatchScheduler.Queued queued, Execution execution) {
+        String id = queued.id();
         try {
             if (!transitions.markStarting(id)) {
                 return DispatchScheduler.Outcome.DONE; // cancelled while queued
             }
             CrashPoint.AFTER_ACCEPT.reached();
+            DispatchSpec spec = store.spec(id).orElse(null);
+            if (spec == null) {
+                LOG.error("its record is gone: nothing to run");
+                return DispatchScheduler.Outcome.DONE;
+            }
+            return run(id, spec.withSecrets(queued.secrets()), execution);
+        } catch (RuntimeException e) {
+            // Without its request there is no result to build: the record stays for reconciliation.
+            LOG.error(
+                    "could not read it from the store, left for reconciliation",
+                    vault.maskerFor(id).mask(e));
+            return DispatchScheduler.Outcome.DONE;
+        }
+    }
+
+    private DispatchScheduler.Outcome run(String id, DispatchSpec spec, Execution execution) {
+        try {
             if (spec.secretsMissing()) {
                 finisher.finish(withoutOutput(id, spec, Errors.SECRETS_UNAVAILABLE));
                 return DispatchScheduler.Outcome.DONE;

@@ -3,10 +3,6 @@ package dev.sluice.run;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,30 +15,56 @@ import java.util.function.Function;
 
 import dev.sluice.concurrent.LogScope;
 import dev.sluice.record.DispatchConfig;
-import dev.sluice.record.DispatchSpec;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.worker.Drain;
 
 /**
  * Capacity: at most {@code maxRunning} containers at once and a bounded queue
- * behind them, started in order as slots free up. Dispatches wait in the queue
- * while the engine is unreachable; one that waits longer than
- * {@code maxQueueWait} ends as {@code error}. Queued dispatches hold their
- * secrets here, in memory only.
+ * behind them, each tenant within limits of its own, started as slots free up
+ * in the fair order of {@link TenantQueues} (ADR 0057). Dispatches wait in the
+ * queue while the engine is unreachable; one that waits longer than
+ * {@code maxQueueWait} ends as {@code error}. The queue holds what the store
+ * does not: a queued dispatch's secrets, in memory only; its request is read
+ * back from the store when it leaves the queue for a slot.
  */
 final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
 
-    /** A dispatch waiting for a slot. */
-    record Queued(String id, DispatchSpec spec, Instant queuedAt) {}
+    /** A dispatch waiting for a slot: its id, its tenant, since when, and its secrets (which the store never holds). */
+    record Queued(String id, String tenant, Instant queuedAt, Map<String, String> secrets) {
+
+        static Queued of(String id, Instant queuedAt, Map<String, String> secrets) {
+            return new Queued(id, DispatchKey.tenantOf(id), queuedAt, secrets == null ? Map.of() : Map.copyOf(secrets));
+        }
+
+        /** Without the secrets' values, should it ever be logged. */
+        @Override
+        public String toString() {
+            return "Queued[" + id + ", queued at " + queuedAt + ", secrets " + secrets.keySet() + "]";
+        }
+    }
 
     /**
      * How much may run and wait ({@code sluice.dispatch.max-running}, {@code max-queued},
-     * {@code max-queue-wait}).
+     * {@code max-queue-wait}), and each tenant's share of it.
      */
-    record Capacity(int maxRunning, int maxQueued, Duration maxQueueWait) {
+    record Capacity(int maxRunning, int maxQueued, Duration maxQueueWait, TenantLimits tenants) {
 
-        static Capacity of(DispatchConfig config) {
-            return new Capacity(config.maxRunning(), config.maxQueued(), config.maxQueueWait());
+        static Capacity of(DispatchConfig config, TenantsConfig tenants) {
+            return new Capacity(
+                    config.maxRunning(),
+                    config.maxQueued(),
+                    config.maxQueueWait(),
+                    TenantLimits.of(tenants, config.maxRunning(), config.maxQueued()));
         }
+    }
+
+    /** Whether places were held, and if not, whose limit refused them. */
+    enum Admission {
+        HELD,
+        /** The tenant runs and has queued as much as it may. */
+        TENANT_FULL,
+        /** Every run slot and queue place of the worker is taken. */
+        WORKER_FULL
     }
 
     /** What the scheduler should do with a dispatch once its runner returns. */
@@ -55,12 +77,13 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
 
     /** Drives one dispatch to its end on a worker thread. */
     interface Runner {
-        Outcome run(String id, DispatchSpec spec, Execution execution);
+        Outcome run(Queued queued, Execution execution);
     }
 
     private final int maxRunning;
     private final int capacity;
     private final Duration maxQueueWait;
+    private final TenantLimits limits;
     private final ExecutorService workers;
     private final Runner runner;
     private final BooleanSupplier engineAvailable;
@@ -68,10 +91,8 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
     private final Consumer<QueueWait> waits;
     private final Clock clock;
 
-    private final Deque<Queued> queue = new ArrayDeque<>();
+    private final TenantQueues queues;
     private final Map<String, Execution> executions = new ConcurrentHashMap<>();
-    private int running;
-    private int reserved;
 
     /**
      * @param workers      runs each dispatch on a thread of its own
@@ -89,77 +110,86 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
         this.maxRunning = capacity.maxRunning();
         this.capacity = capacity.maxRunning() + capacity.maxQueued();
         this.maxQueueWait = capacity.maxQueueWait();
+        this.limits = capacity.tenants();
         this.workers = workers;
         this.runner = runner;
         this.engineAvailable = engineAvailable;
         this.newExecution = newExecution;
         this.waits = waits;
         this.clock = clock;
+        this.queues = new TenantQueues(limits);
     }
 
-    /** Holds a place for a dispatch about to be recorded; false when running and queued are both full. */
-    boolean reserve() {
-        return reserve(1);
-    }
-
-    /** Holds places for {@code n} dispatches about to be recorded together; false, holding none, when they do not all fit. */
-    synchronized boolean reserve(int n) {
-        if (running + queue.size() + reserved + n > capacity) {
-            return false;
+    /**
+     * Holds places for {@code n} dispatches of a tenant about to be recorded
+     * together, all or none. The tenant's own limit is said first: it is the
+     * one its client can do something about.
+     */
+    synchronized Admission reserve(String tenant, int n) {
+        if (queues.held(tenant) + n > limits.of(tenant).places()) {
+            return Admission.TENANT_FULL;
         }
-        reserved += n;
-        return true;
+        if (queues.held() + n > capacity) {
+            return Admission.WORKER_FULL;
+        }
+        queues.reserve(tenant, n);
+        return Admission.HELD;
     }
 
-    /** Gives back a place that {@link #reserve()} held and that was not used. */
-    void release() {
-        release(1);
+    /** Gives back {@code n} places of a tenant held and not used. */
+    synchronized void release(String tenant, int n) {
+        queues.release(tenant, n);
     }
 
-    /** Gives back {@code n} places held and not used. */
-    synchronized void release(int n) {
-        reserved -= n;
-    }
-
-    /** Queues a recorded dispatch in the place {@link #reserve()} held for it. */
-    synchronized void submit(String id, DispatchSpec spec) {
-        reserved--;
-        queue.addLast(new Queued(id, spec, clock.instant()));
+    /** Queues a recorded dispatch in the place {@link #reserve} held for it; it keeps only its secrets here. */
+    synchronized void submit(String id, Map<String, String> secrets) {
+        queues.add(Queued.of(id, clock.instant(), secrets), true);
         drain();
     }
 
-    /** Queues a dispatch found in the store (after a restart), if there is room. */
-    synchronized boolean resubmit(String id, DispatchSpec spec, Instant queuedAt) {
-        if (running + queue.size() + reserved >= capacity) {
+    /**
+     * Queues a dispatch found in the store (after a restart), if the worker
+     * has room. Its tenant's limit is not asked: the dispatch was accepted
+     * under it, and refusing it now would only leave it for the next
+     * reconciliation; it still starts no more of its tenant's than its max-running.
+     */
+    synchronized boolean resubmit(String id, Instant queuedAt) {
+        if (queues.held() >= capacity) {
             return false;
         }
-        queue.addLast(new Queued(id, spec, queuedAt));
+        queues.add(Queued.of(id, queuedAt, Map.of()), false);
         drain();
         return true;
     }
 
     /** Starts what can start; called on submit, when a slot frees, and periodically. */
     synchronized void drain() {
-        while (running < maxRunning && !queue.isEmpty() && engineAvailable.getAsBoolean()) {
-            Queued next = queue.pollFirst();
-            waits.accept(new QueueWait(Duration.between(next.queuedAt(), clock.instant())));
-            running++;
-            Execution execution = newExecution.apply(next.id());
-            executions.put(next.id(), execution);
-            workers.execute(LogScope.wrap(next.id(), () -> runOne(next, execution)));
+        while (queues.running() < maxRunning && engineAvailable.getAsBoolean()) {
+            Optional<TenantQueues.Start> next = queues.next();
+            if (next.isEmpty()) {
+                return;
+            }
+            TenantQueues.Start start = next.get();
+            Queued queued = start.queued();
+            waits.accept(new QueueWait(Duration.between(queued.queuedAt(), clock.instant())));
+            Execution execution = newExecution.apply(queued.id());
+            executions.put(queued.id(), execution);
+            workers.execute(LogScope.wrap(queued.id(), () -> runOne(start, execution)));
         }
     }
 
-    private void runOne(Queued queued, Execution execution) {
+    private void runOne(TenantQueues.Start start, Execution execution) {
         Outcome outcome = Outcome.DONE;
+        Queued queued = start.queued();
         try {
-            outcome = runner.run(queued.id(), queued.spec(), execution);
+            outcome = runner.run(queued, execution);
         } finally {
             executions.remove(queued.id());
             synchronized (this) {
-                running--;
                 if (outcome == Outcome.REQUEUE) {
-                    queue.addFirst(queued);
+                    queues.requeue(start);
+                } else {
+                    queues.ended(queued.tenant());
                 }
                 drain();
             }
@@ -172,7 +202,7 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
      * container is running whether or not we watch it.
      */
     synchronized void adopt(String id, Consumer<Execution> task) {
-        running++;
+        queues.adopt(id);
         Execution execution = newExecution.apply(id);
         executions.put(id, execution);
         workers.execute(LogScope.wrap(id, () -> {
@@ -181,7 +211,7 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
             } finally {
                 executions.remove(id);
                 synchronized (this) {
-                    running--;
+                    queues.ended(DispatchKey.tenantOf(id));
                     drain();
                 }
             }
@@ -190,7 +220,7 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
 
     /** Whether this dispatch is queued or in flight here. */
     synchronized boolean tracks(String id) {
-        return executions.containsKey(id) || queue.stream().anyMatch(q -> q.id().equals(id));
+        return executions.containsKey(id) || queues.contains(id);
     }
 
     /** Ids of the dispatches in flight, for the drain on shutdown. */
@@ -201,7 +231,7 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
 
     /** Removes a dispatch from the queue; false when it is not waiting there. */
     synchronized boolean dequeue(String id) {
-        return queue.removeIf(q -> q.id().equals(id));
+        return queues.remove(id);
     }
 
     /** The in-flight execution of a dispatch, once it has left the queue. */
@@ -209,27 +239,18 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
         return Optional.ofNullable(executions.get(id));
     }
 
-    /** Takes out the dispatches that have waited too long; the caller ends them. */
+    /** Takes out the dispatches that have waited too long, oldest first; the caller ends them. */
     synchronized List<Queued> expire() {
-        Instant cutoff = clock.instant().minus(maxQueueWait);
-        List<Queued> expired = new ArrayList<>();
-        for (Iterator<Queued> it = queue.iterator(); it.hasNext(); ) {
-            Queued q = it.next();
-            if (q.queuedAt().isBefore(cutoff)) {
-                it.remove();
-                expired.add(q);
-            }
-        }
-        return expired;
+        return queues.takeQueuedBefore(clock.instant().minus(maxQueueWait));
     }
 
     @Override
     public synchronized int running() {
-        return running;
+        return queues.running();
     }
 
     @Override
     public synchronized int queued() {
-        return queue.size();
+        return queues.queued();
     }
 }

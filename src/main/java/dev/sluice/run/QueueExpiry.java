@@ -1,19 +1,28 @@
 package dev.sluice.run;
 
 import java.time.Clock;
+import java.util.Optional;
 
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchSpec;
+import dev.sluice.record.DispatchStore;
 import dev.sluice.record.Ending;
 
-/** Ends the dispatches that waited in the queue past {@code sluice.dispatch.max-queue-wait} as {@code queue_timeout}. */
+/**
+ * Ends the dispatches that waited in the queue past {@code sluice.dispatch.max-queue-wait} as {@code queue_timeout}.
+ * The queue holds no requests (ADR 0057): each one's is read back from the store to end it. A store that fails
+ * meanwhile leaves the rest for reconciliation, as any store failure does.
+ */
 final class QueueExpiry {
 
     private final DispatchScheduler scheduler;
+    private final DispatchStore store;
     private final Finisher finisher;
     private final Clock clock;
 
-    QueueExpiry(DispatchScheduler scheduler, Finisher finisher, Clock clock) {
+    QueueExpiry(DispatchScheduler scheduler, DispatchStore store, Finisher finisher, Clock clock) {
         this.scheduler = scheduler;
+        this.store = store;
         this.finisher = finisher;
         this.clock = clock;
     }
@@ -22,8 +31,10 @@ final class QueueExpiry {
     int expire() {
         int ended = 0;
         for (DispatchScheduler.Queued q : scheduler.expire()) {
-            if (finisher.finishQueued(Ending.withoutOutput(
-                    q.id(), q.spec(), Dispatch.Status.ERROR, Errors.QUEUE_TIMEOUT, clock.instant()))) {
+            Optional<DispatchSpec> spec = store.spec(q.id());
+            if (spec.isPresent()
+                    && finisher.finishQueued(Ending.withoutOutput(
+                            q.id(), spec.get(), Dispatch.Status.ERROR, Errors.QUEUE_TIMEOUT, clock.instant()))) {
                 ended++;
             }
         }

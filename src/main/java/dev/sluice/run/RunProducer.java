@@ -98,6 +98,7 @@ class RunProducer {
             ContainerRuntime runtime,
             ContainerLogs logs,
             DispatchTransitions transitions,
+            DispatchStore records,
             Finisher finisher,
             SecretVault vault,
             ContainerConfig containerConfig,
@@ -117,6 +118,7 @@ class RunProducer {
                 logs,
                 new JsonDocuments(logs, outputLimits.maxJsonDocument()),
                 transitions,
+                records,
                 finisher,
                 vault,
                 holding,
@@ -131,6 +133,7 @@ class RunProducer {
     @Singleton
     DispatchScheduler scheduler(
             DispatchConfig config,
+            TenantsConfig tenants,
             @Identifier("dispatch-workers") ExecutorService workers,
             DispatchRunner runner,
             EngineMonitor engine,
@@ -139,7 +142,7 @@ class RunProducer {
             Clock clock,
             Event<QueueWait> waits) {
         return new DispatchScheduler(
-                DispatchScheduler.Capacity.of(config),
+                DispatchScheduler.Capacity.of(config, tenants),
                 workers,
                 runner,
                 engine::available,
@@ -186,8 +189,8 @@ class RunProducer {
 
     @Produces
     @Singleton
-    QueueExpiry expiry(DispatchScheduler scheduler, Finisher finisher, Clock clock) {
-        return new QueueExpiry(scheduler, finisher, clock);
+    QueueExpiry expiry(DispatchScheduler scheduler, DispatchStore store, Finisher finisher, Clock clock) {
+        return new QueueExpiry(scheduler, store, finisher, clock);
     }
 
     @Produces

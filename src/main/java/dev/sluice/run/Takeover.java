@@ -79,7 +79,7 @@ final class Takeover implements Reconciler.Lifecycle {
             if (held.status() == Dispatch.Status.STARTING) {
                 transitions.markQueuedAgain(dispatchId);
             }
-            if (!scheduler.resubmit(dispatchId, held.spec(), held.createdAt())) {
+            if (!scheduler.resubmit(dispatchId, held.createdAt())) {
                 LOG.warn("no room in the queue yet; tried again at the next reconciliation");
             }
         });

@@ -2,6 +2,7 @@ package dev.sluice.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 
+import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.testsupport.ManualExecutor;
 import dev.sluice.testsupport.MutableClock;
@@ -31,12 +33,13 @@ class DispatchSchedulerTest {
     private final List<Duration> waits = new ArrayList<>();
 
     private DispatchScheduler scheduler(int maxRunning, int maxQueued, Duration maxQueueWait) {
-        DispatchScheduler.Runner runner = (id, spec, execution) -> {
-            ran.add(id);
-            return outcomes.getOrDefault(id, DispatchScheduler.Outcome.DONE);
+        DispatchScheduler.Runner runner = (queued, execution) -> {
+            ran.add(queued.id());
+            return outcomes.getOrDefault(queued.id(), DispatchScheduler.Outcome.DONE);
         };
         return new DispatchScheduler(
-                new DispatchScheduler.Capacity(maxRunning, maxQueued, maxQueueWait),
+                new DispatchScheduler.Capacity(
+                        maxRunning, maxQueued, maxQueueWait, TenantLimits.none(maxRunning, maxQueued)),
                 workers,
                 runner,
                 engineUp::get,
@@ -46,31 +49,35 @@ class DispatchSchedulerTest {
     }
 
     private static void submit(DispatchScheduler scheduler, String id) {
-        assertThat(scheduler.reserve()).as("room for %s", id).isTrue();
-        scheduler.submit(id, SPEC);
+        assertThat(reserve(scheduler, 1)).as("room for %s", id).isTrue();
+        scheduler.submit(id, SPEC.secrets());
+    }
+
+    private static boolean reserve(DispatchScheduler scheduler, int n) {
+        return scheduler.reserve(DispatchKey.DEFAULT_TENANT, n) == DispatchScheduler.Admission.HELD;
     }
 
     @Test
     void placesAreRunningPlusQueuedAndAReleasedOneCanBeTakenAgain() {
         DispatchScheduler scheduler = scheduler(1, 2, Duration.ofHours(1));
-        assertThat(scheduler.reserve()).isTrue();
-        assertThat(scheduler.reserve()).isTrue();
-        assertThat(scheduler.reserve()).isTrue();
-        assertThat(scheduler.reserve()).isFalse();
-        scheduler.release();
-        assertThat(scheduler.reserve()).isTrue();
+        assertThat(reserve(scheduler, 1)).isTrue();
+        assertThat(reserve(scheduler, 1)).isTrue();
+        assertThat(reserve(scheduler, 1)).isTrue();
+        assertThat(reserve(scheduler, 1)).isFalse();
+        scheduler.release(DispatchKey.DEFAULT_TENANT, 1);
+        assertThat(reserve(scheduler, 1)).isTrue();
     }
 
     /** A group's members get their places together or not at all (ADR 0028). */
     @Test
     void severalPlacesAreHeldAllOrNone() {
         DispatchScheduler scheduler = scheduler(1, 2, Duration.ofHours(1));
-        assertThat(scheduler.reserve()).isTrue();
-        assertThat(scheduler.reserve(3)).isFalse();
-        assertThat(scheduler.reserve(2)).isTrue();
-        assertThat(scheduler.reserve()).isFalse();
-        scheduler.release(2);
-        assertThat(scheduler.reserve(2)).isTrue();
+        assertThat(reserve(scheduler, 1)).isTrue();
+        assertThat(reserve(scheduler, 3)).isFalse();
+        assertThat(reserve(scheduler, 2)).isTrue();
+        assertThat(reserve(scheduler, 1)).isFalse();
+        scheduler.release(DispatchKey.DEFAULT_TENANT, 2);
+        assertThat(reserve(scheduler, 2)).isTrue();
     }
 
     @Test
@@ -175,9 +182,9 @@ class DispatchSchedulerTest {
         DispatchScheduler scheduler = scheduler(1, 1, Duration.ofHours(1));
         submit(scheduler, "a");
         submit(scheduler, "b");
-        assertThat(scheduler.resubmit("c", SPEC, T0)).isFalse();
+        assertThat(scheduler.resubmit("c", T0)).isFalse();
         workers.runNext();
-        assertThat(scheduler.resubmit("c", SPEC, T0.minusSeconds(60))).isTrue();
+        assertThat(scheduler.resubmit("c", T0.minusSeconds(60))).isTrue();
         workers.runAll();
         assertThat(ran).containsExactly("a", "b", "c");
     }
@@ -195,8 +202,39 @@ class DispatchSchedulerTest {
         assertThat(waits).containsExactly(Duration.ZERO, Duration.ofSeconds(30));
 
         clock.advance(Duration.ofSeconds(10));
-        assertThat(scheduler.resubmit("c", SPEC, T0)).isTrue(); // found after a restart: accepted at T0
+        assertThat(scheduler.resubmit("c", T0)).isTrue(); // found after a restart: accepted at T0
         workers.runAll();
         assertThat(waits).containsExactly(Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(45));
+    }
+
+    /**
+     * A queued dispatch is held as its id, tenant, time and secrets: its request
+     * (input up to 1 MiB, env) stays in the store until it leaves the queue (ADR 0057).
+     */
+    @Test
+    void theQueueHoldsOnlyWhatTheStoreDoesNotAndTheRunnerGetsTheSecrets() {
+        assertThat(DispatchScheduler.Queued.class.getRecordComponents())
+                .extracting(RecordComponent::getName)
+                .containsExactly("id", "tenant", "queuedAt", "secrets");
+        List<DispatchScheduler.Queued> given = new ArrayList<>();
+        DispatchScheduler scheduler = new DispatchScheduler(
+                new DispatchScheduler.Capacity(1, 1, Duration.ofHours(1), TenantLimits.none(1, 1)),
+                workers,
+                (queued, execution) -> {
+                    given.add(queued);
+                    return DispatchScheduler.Outcome.DONE;
+                },
+                engineUp::get,
+                id -> new Execution(id, container -> {}, null),
+                wait -> {},
+                clock);
+        assertThat(scheduler.reserve("beta", 1)).isEqualTo(DispatchScheduler.Admission.HELD);
+        scheduler.submit("beta.a", SPEC.secrets());
+        workers.runAll();
+        assertThat(given).singleElement().satisfies(q -> {
+            assertThat(q.tenant()).isEqualTo("beta");
+            assertThat(q.secrets()).containsExactlyEntriesOf(SPEC.secrets());
+            assertThat(q.toString()).doesNotContain("the-secret-value");
+        });
     }
 }

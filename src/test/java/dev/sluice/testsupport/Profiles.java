@@ -77,6 +77,24 @@ public final class Profiles {
         }
     }
 
+    /** Room in the worker for two running and two queued, of which one running and one queued per tenant. */
+    public static final class TenantCapacity implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "sluice.dispatch.max-running",
+                    "2",
+                    "sluice.dispatch.max-queued",
+                    "2",
+                    "sluice.tenants.default.max-running",
+                    "1",
+                    "sluice.tenants.default.max-queued",
+                    "1",
+                    "sluice.dispatch.retry-after",
+                    "7s");
+        }
+    }
+
     /** The store on PostgreSQL, set through the standard Quarkus settings only. */
     public static final class Postgres implements QuarkusTestProfile {
         @Override

@@ -1,0 +1,187 @@
+package dev.sluice.run;
+
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.sluice.record.DispatchKey;
+
+/**
+ * The queue as one line per tenant, and what each tenant holds (running,
+ * queued, places held for dispatches being recorded); the
+ * {@link DispatchScheduler}'s lock guards it. The next start goes to the
+ * tenant, among those with work queued and a run slot of their own free,
+ * that was least recently started (one never started before any that was, in
+ * the order they first came); within a tenant, first come first served. So a
+ * tenant with 500 queued delays another's next start by one start at most
+ * (ADR 0057).
+ */
+final class TenantQueues {
+
+    /** A dispatch leaving the queue for a slot, and its tenant's turn before, to give back should it return. */
+    record Start(DispatchScheduler.Queued queued, long number, long turnBefore) {}
+
+    private static final Comparator<Tenant> LONGEST_WAITING =
+            Comparator.<Tenant>comparingLong(t -> t.lastStarted).thenComparingLong(t -> t.firstSeen);
+
+    /**
+     * One tenant's line and counts. Kept once it has come, so that its last
+     * start still counts when it comes back; there are as many as the
+     * worker's tokens name.
+     */
+    private static final class Tenant {
+        final String name;
+        final long firstSeen;
+        final Deque<DispatchScheduler.Queued> line = new ArrayDeque<>();
+        /** The number of the start that last served it; 0 before its first. */
+        long lastStarted;
+
+        int running;
+        int reserved;
+
+        Tenant(String name, long firstSeen) {
+            this.name = name;
+            this.firstSeen = firstSeen;
+        }
+
+        int held() {
+            return running + line.size() + reserved;
+        }
+    }
+
+    private final TenantLimits limits;
+    private final Map<String, Tenant> tenants = new HashMap<>();
+    private long starts;
+    private int running;
+    private int queued;
+    private int reserved;
+
+    TenantQueues(TenantLimits limits) {
+        this.limits = limits;
+    }
+
+    int running() {
+        return running;
+    }
+
+    int queued() {
+        return queued;
+    }
+
+    /** Places taken in the worker: running, queued and held. */
+    int held() {
+        return running + queued + reserved;
+    }
+
+    /** Places a tenant takes: running, queued and held. */
+    int held(String tenant) {
+        Tenant t = tenants.get(tenant);
+        return t == null ? 0 : t.held();
+    }
+
+    void reserve(String tenant, int n) {
+        tenant(tenant).reserved += n;
+        reserved += n;
+    }
+
+    void release(String tenant, int n) {
+        tenant(tenant).reserved -= n;
+        reserved -= n;
+    }
+
+    /** Queues a dispatch last in its tenant's line, in a place held for it or not. */
+    void add(DispatchScheduler.Queued q, boolean held) {
+        Tenant t = tenant(q.tenant());
+        if (held) {
+            t.reserved--;
+            reserved--;
+        }
+        t.line.addLast(q);
+        queued++;
+    }
+
+    /** The next dispatch to start, counted as running; empty when no tenant with work queued has a slot free. */
+    Optional<Start> next() {
+        Optional<Tenant> next = tenants.values().stream()
+                .filter(t -> !t.line.isEmpty() && t.running < limits.of(t.name).maxRunning())
+                .min(LONGEST_WAITING);
+        return next.map(t -> {
+            Start start = new Start(t.line.pollFirst(), ++starts, t.lastStarted);
+            t.lastStarted = start.number();
+            t.running++;
+            queued--;
+            running++;
+            return start;
+        });
+    }
+
+    /** A started dispatch gave its slot back. */
+    void ended(String tenant) {
+        tenant(tenant).running--;
+        running--;
+    }
+
+    /**
+     * A started dispatch comes back first in its tenant's line (the engine
+     * could not take it), and the tenant gets back the turn it used, unless
+     * it started another since.
+     */
+    void requeue(Start start) {
+        Tenant t = tenant(start.queued().tenant());
+        t.running--;
+        running--;
+        t.line.addFirst(start.queued());
+        queued++;
+        if (t.lastStarted == start.number()) {
+            t.lastStarted = start.turnBefore();
+        }
+    }
+
+    /** A dispatch taken over runs, even past its tenant's limit: its container runs whether or not we watch it. */
+    void adopt(String id) {
+        tenant(DispatchKey.tenantOf(id)).running++;
+        running++;
+    }
+
+    boolean contains(String id) {
+        Tenant t = tenants.get(DispatchKey.tenantOf(id));
+        return t != null && t.line.stream().anyMatch(q -> q.id().equals(id));
+    }
+
+    boolean remove(String id) {
+        Tenant t = tenants.get(DispatchKey.tenantOf(id));
+        if (t == null || !t.line.removeIf(q -> q.id().equals(id))) {
+            return false;
+        }
+        queued--;
+        return true;
+    }
+
+    /** Takes out every queued dispatch queued before {@code cutoff}. */
+    List<DispatchScheduler.Queued> takeQueuedBefore(Instant cutoff) {
+        List<DispatchScheduler.Queued> taken = new ArrayList<>();
+        for (Tenant t : tenants.values()) {
+            for (Iterator<DispatchScheduler.Queued> it = t.line.iterator(); it.hasNext(); ) {
+                DispatchScheduler.Queued q = it.next();
+                if (q.queuedAt().isBefore(cutoff)) {
+                    it.remove();
+                    taken.add(q);
+                }
+            }
+        }
+        queued -= taken.size();
+        taken.sort(Comparator.comparing(DispatchScheduler.Queued::queuedAt));
+        return taken;
+    }
+
+    private Tenant tenant(String name) {
+        return tenants.computeIfAbsent(name, n -> new Tenant(n, tenants.size()));
+    }
+}

@@ -72,7 +72,7 @@ class ImageIT {
             worker.terminate();
             await().atMost(Duration.ofSeconds(10))
                     .ignoreExceptions()
-                    .until(() -> worker.status("/q/health/ready") == 503);
+                    .until(() -> worker.probeStatus("/q/health/ready") == 503);
             int exit = worker.awaitExit(Duration.ofSeconds(60));
 
             String logs = worker.logs();
@@ -94,15 +94,15 @@ class ImageIT {
 
     /** The three probes, asked from outside the container. */
     private static void assertProbesUp(WorkerContainer worker) throws Exception {
-        assertThat(JSON.readTree(worker.get("/q/health/started").body())
+        assertThat(JSON.readTree(worker.probe("/q/health/started").body())
                         .path("status")
                         .asText())
                 .isEqualTo("UP");
-        assertThat(worker.status("/q/health/live")).isEqualTo(200);
+        assertThat(worker.probeStatus("/q/health/live")).isEqualTo(200);
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(200))
-                .until(() -> worker.status("/q/health/ready") == 200);
-        JsonNode ready = JSON.readTree(worker.get("/q/health/ready").body());
+                .until(() -> worker.probeStatus("/q/health/ready") == 200);
+        JsonNode ready = JSON.readTree(worker.probe("/q/health/ready").body());
         assertThat(ready.path("checks").findValuesAsText("name")).contains("docker", "store", "accepting");
         assertThat(ready.path("checks").findValuesAsText("status")).containsOnly("UP");
     }

@@ -1,0 +1,33 @@
+package dev.sluice.api;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import dev.sluice.actions.ApiConfig;
+import io.quarkus.runtime.Startup;
+
+/**
+ * Refuses to start a worker that would serve the API to anyone who reaches it
+ * by accident, and warns at every start of one that does so on purpose
+ * (ADR 0053). It lives in the REST door because where the HTTP server listens
+ * ({@code quarkus.http.host}) is the doors' setting, one that nothing below
+ * them knows; the MCP door shares the same server and port.
+ */
+@Startup
+@Singleton
+class ExposureCheck {
+
+    private static final Logger LOG = Logger.getLogger(ExposureCheck.class);
+
+    @Inject
+    ExposureCheck(@ConfigProperty(name = "quarkus.http.host") String host, ApiConfig config) {
+        switch (Exposure.of(host, config)) {
+            case REFUSED -> throw new IllegalStateException(Exposure.REFUSAL.formatted(host));
+            case ANONYMOUS -> LOG.warnf(Exposure.WARNING, host);
+            case TOKENS, LOOPBACK -> {}
+        }
+    }
+}

@@ -14,9 +14,12 @@ import io.quarkus.runtime.Startup;
  * by accident, and warns at every start of one that does so on purpose
  * (ADR 0053). It lives in the REST door because where the HTTP server listens
  * ({@code quarkus.http.host}) is the doors' setting, one that nothing below
- * them knows; the MCP door shares the same server and port.
+ * them knows; the MCP door shares the same server and port. It runs before
+ * every other start-up step, so a refused worker starts no job and calls no
+ * engine; only the store's migrations, which Quarkus runs before any bean,
+ * come first.
  */
-@Startup
+@Startup(Integer.MIN_VALUE)
 @Singleton
 class ExposureCheck {
 
@@ -25,7 +28,12 @@ class ExposureCheck {
     @Inject
     ExposureCheck(@ConfigProperty(name = "quarkus.http.host") String host, ApiConfig config) {
         switch (Exposure.of(host, config)) {
-            case REFUSED -> throw new IllegalStateException(Exposure.REFUSAL.formatted(host));
+            case REFUSED -> {
+                // Logged on a line of its own, as well as in the failed start's stack trace, for log shippers.
+                String refusal = Exposure.REFUSAL.formatted(host);
+                LOG.error(refusal);
+                throw new IllegalStateException(refusal);
+            }
             case ANONYMOUS -> LOG.warnf(Exposure.WARNING, host);
             case TOKENS, LOOPBACK -> {}
         }

@@ -31,7 +31,9 @@ class ClosedByDefaultIT {
                     .isTrue();
             assertThat(worker.exitValue()).isNotZero();
             assertThat(worker.logText())
-                    .contains("refusing to start: the worker listens on 0.0.0.0, beyond loopback")
+                    .containsPattern("ERROR \\[dev.sluice.api.ExposureCheck\\].* refusing to start: the worker"
+                            + " listens on 0.0.0.0, beyond loopback")
+                    .doesNotContain("Error occurred while executing task")
                     .contains("SLUICE_API_TOKENS")
                     .contains("QUARKUS_HTTP_HOST=127.0.0.1")
                     .contains("SLUICE_API_ANONYMOUS=true");

@@ -15,9 +15,8 @@ import io.quarkus.runtime.Startup;
  * (ADR 0053). It lives in the REST door because where the HTTP server listens
  * ({@code quarkus.http.host}) is the doors' setting, one that nothing below
  * them knows; the MCP door shares the same server and port. It runs before
- * every other start-up step, so a refused worker starts no job and calls no
- * engine; only the store's migrations, which Quarkus runs before any bean,
- * come first.
+ * every other start-up step, so a refused worker migrates no store, starts no
+ * job and calls no engine.
  */
 @Startup(Integer.MIN_VALUE)
 @Singleton

@@ -3,6 +3,7 @@ package dev.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +24,8 @@ class ClosedByDefaultIT {
 
     @Test
     void everyAddressAndNoTokenRefusesToStart() throws IOException {
-        WorkerProcess worker =
-                WorkerProcess.spawn(WorkerProcess.environment("closed", Map.of("QUARKUS_HTTP_HOST", "0.0.0.0")));
-        try (worker) {
+        Map<String, String> env = WorkerProcess.environment("closed", Map.of("QUARKUS_HTTP_HOST", "0.0.0.0"));
+        try (WorkerProcess worker = WorkerProcess.spawn(env)) {
             assertThat(worker.awaitExit(Duration.ofSeconds(60)))
                     .as("exited; see %s", worker.logPath())
                     .isTrue();
@@ -37,6 +37,9 @@ class ClosedByDefaultIT {
                     .contains("SLUICE_API_TOKENS")
                     .contains("QUARKUS_HTTP_HOST=127.0.0.1")
                     .contains("SLUICE_API_ANONYMOUS=true");
+            assertThat(Path.of(env.get("SLUICE_DATA_DIR"), "sluice.mv.db"))
+                    .as("the store a refused worker never migrated")
+                    .doesNotExist();
         }
     }
 

@@ -57,6 +57,11 @@ class ImageIT {
                         .strip())
                 .as("the image's user")
                 .isEqualTo("185");
+        assertThat(WorkerContainer.docker("image", "inspect", "-f", "{{json .Config.ExposedPorts}}", IMAGE)
+                        .stdout()
+                        .strip())
+                .as("the API's port and the management port")
+                .isEqualTo("{\"8080/tcp\":{},\"9000/tcp\":{}}");
         // -Xshare:on: an AppCDS archive the image's runtime cannot map fails the start instead of slowing it.
         try (WorkerContainer worker = WorkerContainer.start(
                 IMAGE, "image-it-" + ProcessHandle.current().pid(), Map.of("JAVA_OPTS", "-Xshare:on"))) {

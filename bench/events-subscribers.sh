@@ -20,6 +20,9 @@ jar=target/sluice-runner.jar
 work=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 base="http://127.0.0.1:$port"
+# Probes answer on the management port (ADR 0053).
+management_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+management="http://127.0.0.1:$management_port"
 pids=()
 worker=
 cleanup() {
@@ -30,7 +33,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-SLUICE_DATA_DIR="$work/data" SLUICE_WORKER_ID=bench-events QUARKUS_HTTP_PORT=$port \
+SLUICE_DATA_DIR="$work/data" SLUICE_WORKER_ID=bench-events \
+  QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT=$port \
+  QUARKUS_MANAGEMENT_HOST=127.0.0.1 QUARKUS_MANAGEMENT_PORT=$management_port \
   SLUICE_EVENTS_MAX_SUBSCRIBERS=$((subscribers + 10)) \
   scripts/worker.sh >"$work/worker.log" 2>&1 &
 worker=$!
@@ -42,7 +47,7 @@ wait_for() { # seconds, description, command...
     sleep 0.5
   done
 }
-wait_for 120 "readiness" curl -sf -o /dev/null "$base/q/health/ready"
+wait_for 120 "readiness" curl -sf -o /dev/null "$management/q/health/ready"
 
 id=$(curl -sf -H 'Content-Type: application/json' \
   -d '{"image":"sluice-agent:test","command":["sh","-c","echo started; sleep 600"],"timeout":"PT15M"}' \

@@ -26,25 +26,32 @@ partial="$archive.partial.$$"
 trap 'rm -rf "$data" "$log" "$partial"' EXIT
 
 # One HTTP/1.0 exchange over bash's /dev/tcp: the base image needs no HTTP client.
-ask() {
-  local method=$1 path=$2 body=${3:-}
+# ask goes to the API's port, probe to the management port.
+exchange() {
+  local to=$1 method=$2 path=$3 body=${4:-}
   { printf '%s %s HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s' \
-      "$method" "$path" "${#body}" "$body" >&3 && cat <&3 >/dev/null; } 3<>"/dev/tcp/127.0.0.1/$port"
+      "$method" "$path" "${#body}" "$body" >&3 && cat <&3 >/dev/null; } 3<>"/dev/tcp/127.0.0.1/$to"
 }
+ask() { exchange "$port" "$@"; }
+probe() { exchange "$management_port" GET "$1"; }
 
-# A port the system picks, read back from the start-up line; the store and the
-# engine are the training's own, whatever the caller's environment says.
+# Ports the system picks, read back from the start-up line (the API's, and the
+# management port's for the probes, ADR 0053), both on loopback; the store and
+# the engine are the training's own, whatever the caller's environment says.
 env -i PATH="$PATH" ${JAVA_HOME:+JAVA_HOME="$JAVA_HOME"} MALLOC_ARENA_MAX=2 \
   SLUICE_DATA_DIR="$data" SLUICE_DOCKER_HOST=unix:///nonexistent/docker.sock SLUICE_LOG_JSON=false \
   QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT=0 \
+  QUARKUS_MANAGEMENT_HOST=127.0.0.1 QUARKUS_MANAGEMENT_PORT=0 \
   java @"$options" -XX:ArchiveClassesAtExit="$partial" -jar "$jar" >"$log" 2>&1 &
 worker=$!
 
 port=
+management_port=
 for _ in $(seq 1 1200); do
   kill -0 "$worker" 2>/dev/null || break
   port=$(sed -n 's/.*Listening on: http:\/\/127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$log" | head -n 1)
-  if [ -n "$port" ] && ask GET /q/health/started 2>/dev/null; then break; fi
+  management_port=$(sed -n 's/.*Management interface listening on http:\/\/127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$log" | head -n 1)
+  if [ -n "$port" ] && [ -n "$management_port" ] && probe /q/health/started 2>/dev/null; then break; fi
   port=
   sleep 0.1
 done
@@ -55,9 +62,9 @@ if [ -z "$port" ]; then
   exit 1
 fi
 
-ask GET /q/health/ready
-ask GET /q/health/live
-ask GET /q/health
+probe /q/health/ready
+probe /q/health/live
+probe /q/health
 ask GET /v1/dispatches
 ask GET /v1/dispatches/training
 ask POST /v1/dispatches '{"id":"training","image":"training:none","command":["true"]}'

@@ -4,21 +4,25 @@
 # the full log read back by byte range. Everything it starts is stopped again
 # and nothing is left behind but the agent image.
 #
-# Usage: scripts/demo.sh        (ports 18080 and 18081; override with
-#                                DEMO_WORKER_PORT and DEMO_RECEIVER_PORT)
+# Usage: scripts/demo.sh        (ports 18080, 18081 and 18082; override with
+#                                DEMO_WORKER_PORT, DEMO_RECEIVER_PORT and
+#                                DEMO_MANAGEMENT_PORT)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 worker_port=${DEMO_WORKER_PORT:-18080}
 receiver_port=${DEMO_RECEIVER_PORT:-18081}
+management_port=${DEMO_MANAGEMENT_PORT:-18082}
 worker=http://127.0.0.1:$worker_port
+# Probes answer on the management port, not the API's (ADR 0053).
+management=http://127.0.0.1:$management_port
 
 step() { printf '\n== %s\n' "$*"; }
 die() { printf 'demo: ERROR: %s\n' "$*" >&2; exit 1; }
 
-for port in "$worker_port" "$receiver_port"; do
+for port in "$worker_port" "$receiver_port" "$management_port"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-    die "port $port is taken; set DEMO_WORKER_PORT / DEMO_RECEIVER_PORT"
+    die "port $port is taken; set DEMO_WORKER_PORT / DEMO_RECEIVER_PORT / DEMO_MANAGEMENT_PORT"
   fi
 done
 
@@ -51,14 +55,17 @@ SLUICE_DATA_DIR="$work/data" \
 SLUICE_WORKER_ID="demo-$$" \
 SLUICE_CALLBACK_SIGNING_SECRETS="$secret" \
 SLUICE_CALLBACK_ALLOWED_HOSTS=127.0.0.1 \
+QUARKUS_HTTP_HOST=127.0.0.1 \
 QUARKUS_HTTP_PORT="$worker_port" \
+QUARKUS_MANAGEMENT_HOST=127.0.0.1 \
+QUARKUS_MANAGEMENT_PORT="$management_port" \
   scripts/worker.sh > "$work/worker.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 300); do
-  curl -fs "$worker/q/health/ready" >/dev/null 2>&1 && break
+  curl -fs "$management/q/health/ready" >/dev/null 2>&1 && break
   sleep 0.1
 done
-curl -fs "$worker/q/health/ready" >/dev/null || { cat "$work/worker.log" >&2; die "the worker did not become ready"; }
+curl -fs "$management/q/health/ready" >/dev/null || { cat "$work/worker.log" >&2; die "the worker did not become ready"; }
 grep -m1 'started in' "$work/worker.log" || true
 
 id="demo-$(date +%s)"

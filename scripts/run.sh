@@ -4,6 +4,12 @@
 # Settings come from src/main/resources/application.properties and SLUICE_*
 # environment variables.
 #
+# The API needs no token out of the box: the worker listens on loopback
+# (127.0.0.1:8080, probes and metrics on 127.0.0.1:9000), where only this
+# machine reaches it. A worker that listens beyond loopback refuses to start
+# without SLUICE_API_TOKENS (ADR 0053): set QUARKUS_HTTP_HOST=0.0.0.0 with
+# SLUICE_API_TOKENS to serve other machines.
+#
 # Callbacks work out of the box: when no signing secret is set, a development
 # secret is generated once, kept in ./data/dev-signing-secret and printed, and
 # receivers on this machine (localhost, 127.0.0.1) may be called back. Set
@@ -33,5 +39,9 @@ if [ -z "${SLUICE_CALLBACK_SIGNING_SECRETS:-}" ]; then
   say "receivers on ${SLUICE_CALLBACK_ALLOWED_HOSTS} may be called back."
   say "set SLUICE_CALLBACK_SIGNING_SECRETS=whsec_... (and SLUICE_CALLBACK_ALLOWED_HOSTS) to use your own."
 fi
+
+export QUARKUS_HTTP_HOST=${QUARKUS_HTTP_HOST:-127.0.0.1}
+export QUARKUS_MANAGEMENT_HOST=${QUARKUS_MANAGEMENT_HOST:-127.0.0.1}
+say "the API listens on ${QUARKUS_HTTP_HOST}:${QUARKUS_HTTP_PORT:-8080}, probes and metrics on ${QUARKUS_MANAGEMENT_HOST}:${QUARKUS_MANAGEMENT_PORT:-9000}."
 
 exec scripts/worker.sh

@@ -8,12 +8,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.actions.Problem;
+import dev.sluice.testsupport.Management;
 import dev.sluice.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 
-/** With tokens configured, /v1 and /mcp need one of them; the probes do not. */
+/** With tokens configured, /v1 and /mcp need one of them; the probes, on the management port, do not. */
 @QuarkusTest
 @TestProfile(Profiles.Tokens.class)
 class AccessIT {
@@ -101,13 +102,24 @@ class AccessIT {
                 .body("items", org.hamcrest.Matchers.empty());
     }
 
+    /**
+     * Probes, metrics and the API document answer on the management port, with no
+     * token; the API port does not serve them at all (ADR 0053). Swagger UI is off
+     * unless enabled.
+     */
     @Test
-    void probesMetricsOpenApiAndSwaggerUiStayOpen() {
-        given().get("/q/health/live").then().statusCode(200);
-        given().get("/q/health/ready").then().statusCode(200);
-        given().get("/q/health/started").then().statusCode(200);
-        given().get("/q/metrics").then().statusCode(200);
-        given().get("/q/openapi").then().statusCode(200);
-        given().get("/q/swagger-ui/").then().statusCode(200);
+    void probesMetricsAndTheDocumentAreOnTheManagementPortOnly() {
+        for (String path :
+                List.of("/q/health/live", "/q/health/ready", "/q/health/started", "/q/metrics", "/q/openapi")) {
+            Management.given().get(path).then().statusCode(200);
+            given().get(path).then().statusCode(404);
+            given().header("Authorization", "Bearer token-alpha")
+                    .get(path)
+                    .then()
+                    .statusCode(404);
+        }
+        given().get("/q/health").then().statusCode(404);
+        Management.given().get("/q/swagger-ui/").then().statusCode(404);
+        given().get("/q/swagger-ui/").then().statusCode(404);
     }
 }

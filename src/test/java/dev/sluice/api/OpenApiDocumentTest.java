@@ -1,6 +1,5 @@
 package dev.sluice.api;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -21,6 +20,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 import dev.sluice.actions.Problem;
+import dev.sluice.testsupport.Management;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -46,8 +46,12 @@ class OpenApiDocumentTest {
 
     @Test
     void theServedDocumentIsTheCheckedInOne() throws IOException {
-        String served =
-                given().get("/q/openapi").then().statusCode(200).extract().asString();
+        String served = Management.given()
+                .get("/q/openapi")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         if (Boolean.getBoolean(REWRITE)) {
             Files.writeString(CHECKED_IN, served);
         }

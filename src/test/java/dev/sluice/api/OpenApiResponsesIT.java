@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.sluice.testsupport.Management;
 import dev.sluice.testsupport.Program;
 import dev.sluice.testsupport.Receiver;
 import io.quarkus.test.junit.QuarkusTest;
@@ -166,8 +167,10 @@ class OpenApiResponsesIT {
         ObjectNode check = JSON.createObjectNode();
         check.set(
                 "document",
-                JSON.readTree(
-                        given().queryParam("format", "json").get("/q/openapi").asString()));
+                JSON.readTree(Management.given()
+                        .queryParam("format", "json")
+                        .get("/q/openapi")
+                        .asString()));
         check.putArray("answers").addAll(answers);
         Program.Result result = Program.node(check.toString(), "validate-openapi.mjs");
         assertThat(result.exitCode()).as(result.output()).isZero();

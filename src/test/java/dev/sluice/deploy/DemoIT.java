@@ -38,6 +38,7 @@ class DemoIT {
                 "env",
                 "DEMO_WORKER_PORT=" + freePort(),
                 "DEMO_RECEIVER_PORT=" + freePort(),
+                "DEMO_MANAGEMENT_PORT=" + freePort(),
                 "scripts/demo.sh");
 
         assertThat(demo.exitCode()).as(demo.output()).isZero();

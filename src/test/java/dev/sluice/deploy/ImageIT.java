@@ -57,6 +57,11 @@ class ImageIT {
                         .strip())
                 .as("the image's user")
                 .isEqualTo("185");
+        assertThat(WorkerContainer.docker("image", "inspect", "-f", "{{json .Config.ExposedPorts}}", IMAGE)
+                        .stdout()
+                        .strip())
+                .as("the API's port and the management port")
+                .isEqualTo("{\"8080/tcp\":{},\"9000/tcp\":{}}");
         // -Xshare:on: an AppCDS archive the image's runtime cannot map fails the start instead of slowing it.
         try (WorkerContainer worker = WorkerContainer.start(
                 IMAGE, "image-it-" + ProcessHandle.current().pid(), Map.of("JAVA_OPTS", "-Xshare:on"))) {
@@ -72,7 +77,7 @@ class ImageIT {
             worker.terminate();
             await().atMost(Duration.ofSeconds(10))
                     .ignoreExceptions()
-                    .until(() -> worker.status("/q/health/ready") == 503);
+                    .until(() -> worker.probeStatus("/q/health/ready") == 503);
             int exit = worker.awaitExit(Duration.ofSeconds(60));
 
             String logs = worker.logs();
@@ -94,15 +99,15 @@ class ImageIT {
 
     /** The three probes, asked from outside the container. */
     private static void assertProbesUp(WorkerContainer worker) throws Exception {
-        assertThat(JSON.readTree(worker.get("/q/health/started").body())
+        assertThat(JSON.readTree(worker.probe("/q/health/started").body())
                         .path("status")
                         .asText())
                 .isEqualTo("UP");
-        assertThat(worker.status("/q/health/live")).isEqualTo(200);
+        assertThat(worker.probeStatus("/q/health/live")).isEqualTo(200);
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(200))
-                .until(() -> worker.status("/q/health/ready") == 200);
-        JsonNode ready = JSON.readTree(worker.get("/q/health/ready").body());
+                .until(() -> worker.probeStatus("/q/health/ready") == 200);
+        JsonNode ready = JSON.readTree(worker.probe("/q/health/ready").body());
         assertThat(ready.path("checks").findValuesAsText("name")).contains("docker", "store", "accepting");
         assertThat(ready.path("checks").findValuesAsText("status")).containsOnly("UP");
     }

@@ -147,19 +147,41 @@ class ManifestsIT {
 
     // --- what the rendered pods keep -----------------------------------------------------------
 
+    /**
+     * Probes and the scrape go to the management port, the Service to the API's
+     * alone (ADR 0053): both ports as application.properties sets them.
+     */
     @Test
-    void theWorkerIsProbedOnItsHealthEndpointsAndPort() throws IOException {
+    void theWorkerIsProbedAndScrapedOnTheManagementPortAndServedOnTheApiPort() throws IOException {
+        int http = Integer.parseInt(applicationProperty("quarkus.http.port"));
+        int management = Integer.parseInt(applicationProperty("quarkus.management.port"));
+        assertThat(applicationProperty("quarkus.management.enabled")).isEqualTo("true");
         for (Path overlay : overlays) {
-            JsonNode worker = worker(only(parse(render(overlay)), "Deployment"));
+            List<JsonNode> resources = parse(render(overlay));
+            JsonNode deployment = only(resources, "Deployment");
+            JsonNode worker = worker(deployment);
             assertThat(worker.at("/startupProbe/httpGet/path").asText()).isEqualTo("/q/health/started");
             assertThat(worker.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/q/health/live");
             assertThat(worker.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/q/health/ready");
             for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
-                assertThat(worker.at("/" + probe + "/httpGet/port").asText()).isEqualTo("http");
+                assertThat(worker.at("/" + probe + "/httpGet/port").asText()).isEqualTo("management");
             }
-            assertThat(worker.at("/ports/0/name").asText()).isEqualTo("http");
-            assertThat(worker.at("/ports/0/containerPort").asInt())
-                    .isEqualTo(Integer.parseInt(applicationProperty("quarkus.http.port")));
+            assertThat(find(worker.get("ports"), "name", "http")
+                            .get("containerPort")
+                            .asInt())
+                    .isEqualTo(http);
+            assertThat(find(worker.get("ports"), "name", "management")
+                            .get("containerPort")
+                            .asInt())
+                    .isEqualTo(management);
+
+            JsonNode annotations = deployment.at("/spec/template/metadata/annotations");
+            assertThat(annotations.path("prometheus.io/path").asText()).isEqualTo("/q/metrics");
+            assertThat(annotations.path("prometheus.io/port").asText()).isEqualTo(String.valueOf(management));
+
+            JsonNode servicePorts = only(resources, "Service").at("/spec/ports");
+            assertThat(servicePorts).hasSize(1);
+            assertThat(servicePorts.at("/0/targetPort").asText()).isEqualTo("http");
         }
     }
 
@@ -291,13 +313,14 @@ class ManifestsIT {
             assertThat(selects(policy.at("/spec/podSelector/matchLabels"), podLabels))
                     .isTrue();
             assertThat(texts(policy.at("/spec/policyTypes"))).containsExactlyInAnyOrder("Ingress", "Egress");
-            // In: the HTTP port only, in every rule.
+            // In: the API port and the management port, one rule each, nothing else.
             JsonNode ingress = policy.at("/spec/ingress");
-            assertThat(ingress).isNotEmpty();
+            List<String> ports = new ArrayList<>();
             ingress.forEach(rule -> {
                 assertThat(rule.get("ports")).hasSize(1);
-                assertThat(rule.at("/ports/0/port").asText()).isEqualTo("http");
+                ports.add(rule.at("/ports/0/port").asText());
             });
+            assertThat(ports).containsExactly("http", "management");
             // Out: DNS, and addresses outside the private ranges.
             JsonNode egress = policy.at("/spec/egress");
             assertThat(egress.at("/0/ports/0/port").asInt()).isEqualTo(53);

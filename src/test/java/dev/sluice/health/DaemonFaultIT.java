@@ -14,6 +14,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.testsupport.Engine;
+import dev.sluice.testsupport.Management;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 
@@ -34,8 +35,8 @@ class DaemonFaultIT {
         try {
             // Three slow pings mark the engine down; meanwhile every answer comes from the store.
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> given().get("/q/health/ready").statusCode() == 503);
-            given().get("/q/health/live").then().statusCode(200);
+                    .until(() -> Management.given().get("/q/health/ready").statusCode() == 503);
+            Management.given().get("/q/health/live").then().statusCode(200);
             given().get("/v1/dispatches/" + id).then().statusCode(200);
             given().get("/v1/dispatches?limit=5").then().statusCode(200);
             given().contentType("application/json")
@@ -48,7 +49,7 @@ class DaemonFaultIT {
             Engine.thaw();
         }
         await().atMost(Duration.ofSeconds(30))
-                .until(() -> given().get("/q/health/ready").statusCode() == 200);
+                .until(() -> Management.given().get("/q/health/ready").statusCode() == 200);
         JsonPath r = awaitTerminal(id);
         assertThat(r.getString("status")).isEqualTo("succeeded");
         assertThat(r.getString("result.stdout")).isEqualTo("before\nafter\n");
@@ -71,7 +72,7 @@ class DaemonFaultIT {
             assertThat(r.getString("result.stdout")).startsWith("before\n").doesNotContain("never");
         }
         await().atMost(Duration.ofSeconds(30))
-                .until(() -> given().get("/q/health/ready").statusCode() == 200);
+                .until(() -> Management.given().get("/q/health/ready").statusCode() == 200);
         assertThat(awaitTerminal(submit(script("echo back"))).getString("result.stdout"))
                 .isEqualTo("back\n");
     }

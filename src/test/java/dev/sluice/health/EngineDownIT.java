@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.hasItem;
 
 import org.junit.jupiter.api.Test;
 
+import dev.sluice.testsupport.Management;
 import dev.sluice.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -19,12 +20,13 @@ class EngineDownIT {
 
     @Test
     void readinessIsDownAndLivenessUp() {
-        given().get("/q/health/ready")
+        Management.given()
+                .get("/q/health/ready")
                 .then()
                 .statusCode(503)
                 .body("checks.find { it.name == 'docker' }.status", equalTo("DOWN"))
                 .body("checks.find { it.name == 'store' }.status", equalTo("UP"));
-        given().get("/q/health/live").then().statusCode(200);
+        Management.given().get("/q/health/live").then().statusCode(200);
     }
 
     @Test
@@ -41,6 +43,6 @@ class EngineDownIT {
     @Test
     void readsStillWork() {
         given().get("/v1/dispatches/none").then().statusCode(404);
-        given().get("/q/health").then().body("checks.name", hasItem("worker"));
+        Management.given().get("/q/health").then().body("checks.name", hasItem("worker"));
     }
 }

@@ -4,7 +4,6 @@ import static dev.sluice.testsupport.Dispatches.awaitTerminal;
 import static dev.sluice.testsupport.Dispatches.post;
 import static dev.sluice.testsupport.Dispatches.script;
 import static dev.sluice.testsupport.Dispatches.submit;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
@@ -14,6 +13,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import dev.sluice.testsupport.Management;
 import dev.sluice.testsupport.Profiles;
 import dev.sluice.testsupport.ScriptedEngine;
 import dev.sluice.testsupport.ScriptedEngineResource;
@@ -50,7 +50,8 @@ class WedgedEngineTest {
             assertThat(record.getString("result.error.message"))
                     .isEqualTo("create: the Docker engine did not answer within 1 s");
 
-            given().get("/q/health/ready")
+            Management.given()
+                    .get("/q/health/ready")
                     .then()
                     .statusCode(503)
                     .body("checks.find { it.name == 'docker' }.status", equalTo("DOWN"))
@@ -67,7 +68,8 @@ class WedgedEngineTest {
             engine.replies(ScriptedEngineResource.healthy());
         }
         awaitReady();
-        given().get("/q/health/ready")
+        Management.given()
+                .get("/q/health/ready")
                 .then()
                 .body("checks.find { it.name == 'docker' }.data.calls", equalTo("answered"));
     }
@@ -76,6 +78,6 @@ class WedgedEngineTest {
     private static void awaitReady() {
         await().atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofMillis(100))
-                .until(() -> given().get("/q/health/ready").statusCode() == 200);
+                .until(() -> Management.given().get("/q/health/ready").statusCode() == 200);
     }
 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.sluice.concurrent.WarmUp;
 import dev.sluice.store.Jdbc;
+import dev.sluice.testsupport.Management;
 import dev.sluice.testsupport.Profiles;
 import dev.sluice.testsupport.Receiver;
 import io.quarkus.test.junit.QuarkusTest;
@@ -57,7 +58,8 @@ class PostgresStoreIT {
 
     @Test
     void theWorkerRunsOnPostgres() {
-        given().get("/q/health/ready")
+        Management.given()
+                .get("/q/health/ready")
                 .then()
                 .statusCode(200)
                 .body("checks.find { it.name == 'store' }.data.kind", equalTo("postgresql"));

@@ -224,12 +224,12 @@ class CrashRecoveryIT {
             worker.awaitStatus(id, "running");
             worker.terminate();
 
-            await().atMost(Duration.ofSeconds(5)).until(() -> worker.status("/q/health/ready") == 503);
+            await().atMost(Duration.ofSeconds(5)).until(() -> worker.probeStatus("/q/health/ready") == 503);
             var refused = worker.dispatch(Map.of("image", TestDocker.AGENT_IMAGE));
             assertThat(refused.statusCode()).isEqualTo(503);
             assertThat(refused.headers().firstValue("Retry-After")).isPresent();
             assertThat(JSON.readTree(refused.body()).path("type").asText()).endsWith("shutting-down");
-            assertThat(worker.status("/q/health/live")).isEqualTo(200);
+            assertThat(worker.probeStatus("/q/health/live")).isEqualTo(200);
 
             assertThat(worker.awaitExit(Duration.ofSeconds(30))).isTrue();
             assertThat(worker.logText()).contains("drained: no dispatch left running");

@@ -27,6 +27,7 @@ import com.github.dockerjava.api.model.StreamType;
 import dev.sluice.container.DockerClients;
 import dev.sluice.store.StoreIdentity;
 import dev.sluice.testsupport.Digests;
+import dev.sluice.testsupport.Management;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 
@@ -57,8 +58,12 @@ class DispatchLifecycleIT {
                 .isAfterOrEqualTo(Instant.parse(r.getString("result.startedAt")));
         assertThat(r.getLong("result.durationMs")).isGreaterThanOrEqualTo(0);
 
-        String metrics =
-                given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = Management.given()
+                .get("/q/metrics")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         assertThat(metrics)
                 .contains("sluice_dispatches_accepted_total")
                 .contains("sluice_dispatches_running")

@@ -1,6 +1,5 @@
 package dev.sluice.testsupport;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
@@ -9,7 +8,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * One scrape of a worker's {@code /q/metrics}, parsed: the value of each series
+ * One scrape of a worker's {@code /q/metrics} (on its management port), parsed: the value of each series
  * and the names of the metrics it holds. A series is written as the worker
  * writes it, labels in its order, without the trailing comma:
  * {@code sluice_dispatches_finished_total{status="failed"}}.
@@ -22,9 +21,14 @@ public final class Scrape {
         this.series = series;
     }
 
-    /** Scrapes the worker under test (RestAssured's base URI). */
+    /** Scrapes the worker under test (its management port). */
     public static Scrape take() {
-        return of(given().get("/q/metrics").then().statusCode(200).extract().asString());
+        return of(Management.given()
+                .get("/q/metrics")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString());
     }
 
     /** Parses Prometheus' text format. */

@@ -25,7 +25,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * The API of a worker that runs outside the test's JVM (a process of its own,
  * or a container), over plain HTTP: what the crash, replica, chaos and image
- * tests and the benchmark harness drive it with.
+ * tests and the benchmark harness drive it with. Its probes, metrics and API
+ * document are on the management port ({@link #probe}).
  */
 public class WorkerClient {
 
@@ -35,9 +36,11 @@ public class WorkerClient {
     private static final Set<String> TERMINAL = Set.of("succeeded", "failed", "timed_out", "cancelled", "error");
 
     private final String baseUrl;
+    private final String managementUrl;
 
-    public WorkerClient(String baseUrl) {
+    public WorkerClient(String baseUrl, String managementUrl) {
         this.baseUrl = baseUrl;
+        this.managementUrl = managementUrl;
     }
 
     /** A request that runs a shell script in the test agent image. */
@@ -55,6 +58,15 @@ public class WorkerClient {
 
     public HttpResponse<String> get(String path) throws IOException {
         return send(HttpRequest.newBuilder(URI.create(url(path))).GET());
+    }
+
+    /** GET on the management port: {@code /q/health/*}, {@code /q/metrics}, {@code /q/openapi}. */
+    public HttpResponse<String> probe(String path) throws IOException {
+        return send(HttpRequest.newBuilder(URI.create(managementUrl + path)).GET());
+    }
+
+    public int probeStatus(String path) throws IOException {
+        return probe(path).statusCode();
     }
 
     public HttpResponse<String> post(String path, String json) throws IOException {
@@ -117,7 +129,7 @@ public class WorkerClient {
                 throw new IllegalStateException("worker exited at start-up; " + diagnostics.get());
             }
             try {
-                if (status("/q/health/started") == 200) {
+                if (probeStatus("/q/health/started") == 200) {
                     return;
                 }
             } catch (IOException e) {

@@ -22,8 +22,8 @@ public final class WorkerContainer extends WorkerClient implements AutoCloseable
     /** The worker's id, which names its container too. */
     private final String name;
 
-    private WorkerContainer(String name, int port) {
-        super("http://127.0.0.1:" + port);
+    private WorkerContainer(String name, int port, int managementPort) {
+        super("http://127.0.0.1:" + port, "http://127.0.0.1:" + managementPort);
         this.name = name;
     }
 
@@ -35,6 +35,7 @@ public final class WorkerContainer extends WorkerClient implements AutoCloseable
     public static WorkerContainer create(String image, String workerId, Map<String, String> env, String... command) {
         try {
             int port = WorkerProcess.freePort();
+            int managementPort = WorkerProcess.freePort();
             Path socket = engineSocket();
             int socketGroup = (Integer) Files.getAttribute(socket, "unix:gid");
             List<String> args = new ArrayList<>(List.of(
@@ -58,6 +59,7 @@ public final class WorkerContainer extends WorkerClient implements AutoCloseable
                     Integer.toString(socketGroup)));
             Map<String, String> all = WorkerProcess.baseEnvironment(Path.of("/deployments/data"), workerId);
             all.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+            all.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
             all.putAll(env);
             all.forEach((k, v) -> args.addAll(List.of("-e", k + "=" + v)));
             if (command.length > 0) {
@@ -67,7 +69,7 @@ public final class WorkerContainer extends WorkerClient implements AutoCloseable
                 args.add(image);
             }
             docker(args.toArray(String[]::new));
-            return new WorkerContainer(workerId, port);
+            return new WorkerContainer(workerId, port, managementPort);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

@@ -25,15 +25,19 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
     private final Process process;
     private final Path log;
 
-    private WorkerProcess(Process process, int port, Path log) {
-        super("http://127.0.0.1:" + port);
+    private WorkerProcess(Process process, int port, int managementPort, Path log) {
+        super("http://127.0.0.1:" + port, "http://127.0.0.1:" + managementPort);
         this.process = process;
         this.log = log;
     }
 
-    /** Settings every test worker shares: callbacks to loopback receivers, signed, quickly retried. */
+    /**
+     * Settings every test worker shares: the API on loopback, where it needs no
+     * token (ADR 0053); callbacks to loopback receivers, signed, quickly retried.
+     */
     public static Map<String, String> baseEnvironment(Path dataDir, String workerId) {
         Map<String, String> env = new HashMap<>();
+        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
         env.put("SLUICE_DATA_DIR", dataDir.toString());
         env.put("SLUICE_WORKER_ID", workerId);
         env.put("SLUICE_CALLBACK_SIGNING_SECRETS", String.join(",", Signatures.TEST_SECRETS));
@@ -44,6 +48,13 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
         env.put("SLUICE_DISPATCH_DEFAULT_MEMORY", "128M");
         env.put("SLUICE_WORKER_RECONCILE_INTERVAL", "2s");
         env.put("QUARKUS_LOG_LEVEL", "INFO");
+        return env;
+    }
+
+    /** {@link #baseEnvironment} in a fresh data directory named after the worker, with {@code overrides} over it. */
+    public static Map<String, String> environment(String workerId, Map<String, String> overrides) {
+        Map<String, String> env = baseEnvironment(freshDataDir(workerId), workerId);
+        env.putAll(overrides);
         return env;
     }
 
@@ -78,25 +89,40 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
     }
 
     private static WorkerProcess launch(List<String> command, Map<String, String> env) {
+        WorkerProcess worker = spawn(command, env);
+        worker.awaitStarted();
+        return worker;
+    }
+
+    /**
+     * Starts the packaged worker with the given environment and returns at once,
+     * started or not: for a test of a worker that must refuse to start.
+     */
+    public static WorkerProcess spawn(Map<String, String> env) {
+        return spawn(List.of(javaBinary(), HEAP, "-jar", JAR.toString()), env);
+    }
+
+    private static WorkerProcess spawn(List<String> command, Map<String, String> env) {
         if (!Files.exists(JAR)) {
             throw new IllegalStateException(JAR + " is missing: integration tests run after package");
         }
         try {
             int port = freePort();
+            int managementPort = freePort();
             Path log = Files.createTempFile(Path.of("target"), "worker-", ".log");
             ProcessBuilder builder =
                     new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             builder.environment().putAll(env);
             builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
-            WorkerProcess worker = new WorkerProcess(builder.start(), port, log);
-            worker.awaitStarted();
-            return worker;
+            builder.environment().put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
+            return new WorkerProcess(builder.start(), port, managementPort, log);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    private void awaitStarted() {
+    /** Waits until the worker reports started, failing at once when it exits. */
+    public void awaitStarted() {
         awaitStarted(Duration.ofSeconds(60), process::isAlive, () -> "see " + log);
     }
 

@@ -1,0 +1,76 @@
+package dev.sluice.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.sluice.testsupport.WorkerProcess;
+
+/**
+ * The packaged worker listens on every address unless told otherwise, and
+ * then starts only with tokens or with anonymous access asked for by name
+ * (ADR 0053). Probes, metrics and the document answer on the management port,
+ * never on the API's.
+ */
+class ClosedByDefaultIT {
+
+    private static final String WARNING = "the API is open to anyone who can reach 0.0.0.0";
+
+    @Test
+    void everyAddressAndNoTokenRefusesToStart() throws IOException {
+        Map<String, String> env = WorkerProcess.environment("closed", Map.of("QUARKUS_HTTP_HOST", "0.0.0.0"));
+        try (WorkerProcess worker = WorkerProcess.spawn(env)) {
+            assertThat(worker.awaitExit(Duration.ofSeconds(60)))
+                    .as("exited; see %s", worker.logPath())
+                    .isTrue();
+            assertThat(worker.exitValue()).isNotZero();
+            assertThat(worker.logText())
+                    .containsPattern("ERROR \\[dev.sluice.api.ExposureCheck\\].* refusing to start: the worker"
+                            + " listens on 0.0.0.0, beyond loopback")
+                    .doesNotContain("Error occurred while executing task")
+                    .contains("SLUICE_API_TOKENS")
+                    .contains("QUARKUS_HTTP_HOST=127.0.0.1")
+                    .contains("SLUICE_API_ANONYMOUS=true");
+            assertThat(Path.of(env.get("SLUICE_DATA_DIR"), "sluice.mv.db"))
+                    .as("the store a refused worker never migrated")
+                    .doesNotExist();
+        }
+    }
+
+    @Test
+    void anonymousOnEveryAddressStartsAndSaysSo() throws IOException {
+        try (WorkerProcess worker = WorkerProcess.start(WorkerProcess.environment(
+                "anonymous", Map.of("QUARKUS_HTTP_HOST", "0.0.0.0", "SLUICE_API_ANONYMOUS", "true")))) {
+            assertThat(worker.status("/v1/dispatches")).isEqualTo(200);
+            assertThat(worker.logText()).containsPattern("WARN .*" + WARNING);
+        }
+    }
+
+    @Test
+    void tokensOnEveryAddressStartAndAreRequired() throws IOException {
+        try (WorkerProcess worker = WorkerProcess.start(WorkerProcess.environment(
+                "tokens", Map.of("QUARKUS_HTTP_HOST", "0.0.0.0", "SLUICE_API_TOKENS", "a-long-enough-test-token")))) {
+            assertThat(worker.status("/v1/dispatches")).isEqualTo(401);
+            assertThat(worker.logText()).doesNotContain(WARNING.substring(0, 30));
+        }
+    }
+
+    @Test
+    void loopbackAndNoTokenStartsWithTheProbesOnTheManagementPortOnly() throws IOException {
+        try (WorkerProcess worker = WorkerProcess.start(WorkerProcess.environment("loopback", Map.of()))) {
+            assertThat(worker.status("/v1/dispatches")).isEqualTo(200);
+            assertThat(worker.logText()).doesNotContain(WARNING.substring(0, 30));
+            for (String path : List.of("/q/health", "/q/health/live", "/q/health/ready", "/q/metrics", "/q/openapi")) {
+                assertThat(worker.probeStatus(path)).as(path).isEqualTo(200);
+                assertThat(worker.status(path)).as(path).isEqualTo(404);
+            }
+            assertThat(worker.probe("/q/metrics").body()).contains("sluice_dispatches_running");
+        }
+    }
+}

@@ -25,6 +25,7 @@ import dev.sluice.actions.ProblemException;
 import dev.sluice.events.EventHub;
 import dev.sluice.events.MetadataFilter;
 import dev.sluice.record.DispatchConfig;
+import dev.sluice.record.DispatchKey;
 
 /** The state changes of every dispatch, as server-sent events (docs/api.md, section 2.12). */
 @Path("/v1/events")
@@ -50,7 +51,10 @@ public class EventsResource {
             description = "An event stream that stays open",
             content = @Content(mediaType = MediaType.SERVER_SENT_EVENTS, schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "422", description = "validation-failed: metadataValue without metadataKey")
-    @APIResponse(responseCode = "503", description = "too-many-streams: sluice.events.max-subscribers are open")
+    @APIResponse(
+            responseCode = "429",
+            description = "too-many-streams: sluice.events.max-subscribers, or the tenant's "
+                    + "max-subscribers-per-tenant, are open; retry after Retry-After")
     public void events(
             @Parameter(description = "only dispatches whose metadata has this key") @QueryParam("metadataKey")
                     String key,
@@ -66,8 +70,10 @@ public class EventsResource {
                     List.of(Problem.FieldError.of("metadataKey", "is required with metadataValue")));
         }
         MetadataFilter filter = key == null || key.isEmpty() ? null : new MetadataFilter(key, value);
-        if (!hub.subscribeAll(filter, new SseEvents(sink, sse))) {
-            throw SseEvents.tooMany(limits.retryAfter());
+        // The caller's tenant once the doors know it; until then every stream is the default tenant's.
+        EventHub.Admission admission = hub.subscribeAll(DispatchKey.DEFAULT_TENANT, filter, new SseEvents(sink, sse));
+        if (admission != EventHub.Admission.OPEN) {
+            throw SseEvents.refusal(admission, limits.retryAfter());
         }
     }
 }

@@ -191,7 +191,9 @@ class McpTools {
         LogArguments args = json.readValue(arguments, LogArguments.class);
         String id = required("id", args.id());
         String stream = required("stream", args.stream());
-        return budget.log(stream, actions.log(id, stream, text(args.offset()), text(args.limit()), budget.max()));
+        // No more is read than the answer could show.
+        return budget.log(
+                stream, actions.log(id, stream, text(args.offset()), text(args.limit()), budget.max(), budget.max()));
     }
 
     private String cancel(String arguments) throws JsonProcessingException {

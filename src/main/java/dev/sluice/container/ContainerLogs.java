@@ -100,26 +100,17 @@ public class ContainerLogs {
     /** The span of {@code limit} bytes of {@code stdout} (or stderr) from the absolute {@code offset}. */
     public Span span(String containerId, boolean stdout, long availableFrom, long offset, long limit) {
         long local = offset - availableFrom;
-        long[] position = {0};
-        OutputSink counter = new OutputSink() {
-            @Override
-            public void stdout(byte[] chunk, int from, int count) {
-                position[0] += count;
-            }
-
-            @Override
-            public void stderr(byte[] chunk, int from, int count) {
-                position[0] += count;
-            }
-        };
+        CountingSink counter = new CountingSink(); // one stream is asked for, so one count grows
         try (DockerHttpClient.Response response = open(containerId, stdout, !stdout)) {
-            Attachment.StreamEnd end = StreamPump.pump(response, counter, () -> position[0] > local + limit);
-            if (end.readFailure() != null && position[0] <= local + limit) {
+            Attachment.StreamEnd end = StreamPump.pump(response, counter, () -> counter.total() > local + limit);
+            if (end.readFailure() != null && counter.total() <= local + limit) {
                 throw new ContainerException(
                         ContainerException.Reason.ENGINE_ERROR, "log read failed: " + end.readFailure());
             }
         }
-        return position[0] > local + limit ? new Span(limit, false) : new Span(Math.max(0, position[0] - local), true);
+        return counter.total() > local + limit
+                ? new Span(limit, false)
+                : new Span(Math.max(0, counter.total() - local), true);
     }
 
     /**
@@ -295,6 +286,10 @@ public class ContainerLogs {
     private static final class CountingSink implements OutputSink {
         private long stdout;
         private long stderr;
+
+        long total() {
+            return stdout + stderr;
+        }
 
         @Override
         public void stdout(byte[] chunk, int offset, int count) {

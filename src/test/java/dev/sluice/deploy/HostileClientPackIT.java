@@ -72,6 +72,10 @@ class HostileClientPackIT {
         env.put("SLUICE_CONTAINER_MAX_RETAINED", "2000");
         try (WorkerProcess worker = WorkerProcess.startAsShipped(env)) {
             String base = worker.url("");
+            // Ready means the engine answered its ping: the engine this machine shares may be starting.
+            Awaitility.await()
+                    .atMost(Duration.ofMinutes(1))
+                    .until(() -> send(base, "GET", "/q/health/ready", null).statusCode() == 200);
             String log =
                     submit(base, script("awk 'BEGIN { for (i = 0; i < " + LINES + "; i++) printf \"%099d\\n\", i }'"));
             assertThat(awaitTerminal(base, log).path("status").asText()).isEqualTo("succeeded");

@@ -1,5 +1,6 @@
 package dev.sluice.actions;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -49,4 +50,21 @@ public interface ApiConfig {
     /** The most bytes of log one range read may ask for. */
     @WithDefault("16M")
     MemorySize maxLogRange();
+
+    /**
+     * Log range reads served at once, through the API and MCP together; past it
+     * a read is refused with {@code 429 too-many-log-reads}. Each holds a 64 KiB
+     * block and twice the longest secret form while it streams, an engine
+     * connection and a worker thread.
+     */
+    @WithDefault("32")
+    int maxLogReads();
+
+    /**
+     * How long one write of a log range to a client may wait for the client to
+     * read: past it the connection is closed and the read's slot freed, so a
+     * client that stops reading holds no slot for long.
+     */
+    @WithDefault("30s")
+    Duration logWriteTimeout();
 }

@@ -35,6 +35,7 @@ public class DispatchActions {
     private final DispatchQueries queries;
     private final Cancellation cancellation;
     private final DispatchLogs logs;
+    private final LogReads logReads;
     private final DispatchRequestValidator validator;
     private final Fingerprint fingerprint;
     private final ApiConfig config;
@@ -47,6 +48,7 @@ public class DispatchActions {
             DispatchQueries queries,
             Cancellation cancellation,
             DispatchLogs logs,
+            LogReads logReads,
             DispatchRequestValidator validator,
             Fingerprint fingerprint,
             ApiConfig config,
@@ -56,6 +58,7 @@ public class DispatchActions {
         this.queries = queries;
         this.cancellation = cancellation;
         this.logs = logs;
+        this.logReads = logReads;
         this.validator = validator;
         this.fingerprint = fingerprint;
         this.config = config;
@@ -141,6 +144,16 @@ public class DispatchActions {
      * absent (at most {@code sluice.api.max-log-range}).
      */
     public LogRange log(Caller caller, String id, String stream, String offset, String limit, long defaultLimit) {
+        return log(caller, id, stream, offset, limit, defaultLimit, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #log(Caller, String, String, String, String, long)}, reading at most
+     * {@code most} bytes whatever the limit: a door that answers with fewer
+     * (an MCP answer's budget) reads no more than it can show.
+     */
+    public LogRange log(
+            Caller caller, String id, String stream, String offset, String limit, long defaultLimit, int most) {
         String key = caller.dispatchKey(id);
         if (!"stdout".equals(stream) && !"stderr".equals(stream)) {
             throw new ProblemException(404, "not-found", "No such stream", "streams are stdout and stderr");
@@ -151,7 +164,8 @@ public class DispatchActions {
         int size = limit == null || limit.isEmpty()
                 ? (int) Math.min(max, defaultLimit)
                 : QueryParams.intIn("limit", limit, 1, max);
-        return logs.read(key, stream.equals("stdout"), from, size);
+        int read = Math.min(size, most);
+        return logReads.open(() -> logs.read(key, stream.equals("stdout"), from, read));
     }
 
     /** A range read's limit when the request names none: {@code sluice.api.default-log-range}. */

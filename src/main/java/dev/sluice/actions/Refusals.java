@@ -95,6 +95,8 @@ public class Refusals {
             case ARTIFACT_GONE -> plain(410, "artifact-gone", "The artifact is no longer kept", e.getMessage());
             case ARTIFACT_ELSEWHERE ->
                 plain(421, "artifact-elsewhere", "The artifact is kept by another worker", e.getMessage());
+            case TOO_MANY_LOG_READS ->
+                retryLater(429, "too-many-log-reads", "Too many log reads at once", e.getMessage());
             case INVALID_CURSOR ->
                 of(ProblemException.invalid(List.of(Problem.FieldError.of("after", e.getMessage()))));
         };

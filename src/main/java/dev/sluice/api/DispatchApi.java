@@ -30,6 +30,7 @@ import dev.sluice.actions.DispatchRequest;
 import dev.sluice.actions.DispatchRequestValidator;
 import dev.sluice.actions.DispatchView;
 import dev.sluice.record.Dispatch;
+import io.vertx.core.http.HttpServerRequest;
 
 /**
  * The v1 dispatch API as tools see it (docs/api.md, section 2): routes,
@@ -268,6 +269,10 @@ public interface DispatchApi {
                     + "holds the dispatch's secrets) or log-rotated (the range starts before the first byte the "
                     + "runtime still holds, given as availableFrom)")
     @APIResponse(responseCode = "422", description = "validation-failed: offset or limit is out of bounds")
+    @APIResponse(
+            responseCode = "429",
+            description =
+                    "too-many-log-reads: sluice.api.max-log-reads ranges are being read; retry after " + "Retry-After")
     @APIResponse(responseCode = "503", description = "engine-unavailable or store-unavailable")
     Response logs(
             @Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id,
@@ -294,7 +299,8 @@ public interface DispatchApi {
                                     + "sluice.api.max-log-range (16 MiB)",
                             schema = @Schema(type = SchemaType.INTEGER, format = "int32", minimum = "1"))
                     @QueryParam("limit")
-                    String limit);
+                    String limit,
+            @Context HttpServerRequest request);
 
     /** The dispatch's states and live output as server-sent events, until it ends. */
     @GET
@@ -312,7 +318,11 @@ public interface DispatchApi {
             description = "An event stream, open until the dispatch ends",
             content = @Content(mediaType = MediaType.SERVER_SENT_EVENTS, schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
-    @APIResponse(responseCode = "503", description = "store-unavailable, or too-many-streams")
+    @APIResponse(
+            responseCode = "429",
+            description = "too-many-streams: sluice.events.max-subscribers, or the tenant's "
+                    + "max-subscribers-per-tenant, are open; retry after Retry-After")
+    @APIResponse(responseCode = "503", description = "store-unavailable")
     void events(
             @Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id,
             @Parameter(

@@ -13,6 +13,7 @@ import java.util.Optional;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
 import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;
 
@@ -35,6 +36,7 @@ import dev.sluice.record.DispatchLinks;
 import dev.sluice.record.RequestRefused;
 import dev.sluice.run.Cancellation;
 import dev.sluice.run.DispatchIntake;
+import io.vertx.core.http.HttpServerRequest;
 
 /** The v1 dispatch API (docs/api.md, section 2); its routes and answers are declared by {@link DispatchApi}. */
 public class DispatchResource implements DispatchApi {
@@ -56,6 +58,9 @@ public class DispatchResource implements DispatchApi {
 
     @Inject
     DispatchConfig limits;
+
+    @Inject
+    LogWrites logWrites;
 
     @Override
     public Response create(DispatchRequest request) {
@@ -107,21 +112,29 @@ public class DispatchResource implements DispatchApi {
                 .build();
     }
 
+    /**
+     * The range's length and end are counted first; its bytes are then written
+     * as the runtime's log sends them, never held whole (ADR 0054).
+     */
     @Override
-    public Response logs(String id, String stream, String offset, String limit) {
+    public Response logs(String id, String stream, String offset, String limit, HttpServerRequest request) {
         LogRange range = actions.log(callers.current(), id, stream, offset, limit, actions.defaultLogRange());
-        return Response.ok(range.bytes(), MediaType.APPLICATION_OCTET_STREAM)
+        StreamingOutput body = out -> logWrites.write(range, out, request.response());
+        return Response.ok(body, MediaType.APPLICATION_OCTET_STREAM)
+                .header("Content-Length", range.length())
                 .header("Sluice-Log-Offset", range.offset())
-                .header("Sluice-Log-Next-Offset", range.offset() + range.bytes().length)
+                .header("Sluice-Log-Next-Offset", range.offset() + range.length())
                 .header("Sluice-Log-End", range.endOfLog())
                 .build();
     }
 
     @Override
     public void events(String id, String lastEventId, SseEventSink sink, Sse sse) {
-        String key = callers.current().dispatchKey(id);
-        if (!events.subscribe(key, SseEvents.lastEventId(lastEventId), new SseEvents(sink, sse))) {
-            throw SseEvents.tooMany(limits.retryAfter());
+        Caller caller = callers.current();
+        EventHub.Admission admission = events.subscribe(
+                caller.tenant(), caller.dispatchKey(id), SseEvents.lastEventId(lastEventId), new SseEvents(sink, sse));
+        if (admission != EventHub.Admission.OPEN) {
+            throw SseEvents.refusal(admission, limits.retryAfter());
         }
     }
 

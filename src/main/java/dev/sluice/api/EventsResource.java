@@ -20,6 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
+import dev.sluice.actions.Caller;
 import dev.sluice.actions.Problem;
 import dev.sluice.actions.ProblemException;
 import dev.sluice.events.EventHub;
@@ -37,6 +38,9 @@ public class EventsResource {
     @Inject
     DispatchConfig limits;
 
+    @Inject
+    Callers callers;
+
     @GET
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @Operation(
@@ -50,7 +54,10 @@ public class EventsResource {
             description = "An event stream that stays open",
             content = @Content(mediaType = MediaType.SERVER_SENT_EVENTS, schema = @Schema(type = SchemaType.STRING)))
     @APIResponse(responseCode = "422", description = "validation-failed: metadataValue without metadataKey")
-    @APIResponse(responseCode = "503", description = "too-many-streams: sluice.events.max-subscribers are open")
+    @APIResponse(
+            responseCode = "429",
+            description = "too-many-streams: sluice.events.max-subscribers, or the tenant's "
+                    + "max-subscribers-per-tenant, are open; retry after Retry-After")
     public void events(
             @Parameter(description = "only dispatches whose metadata has this key") @QueryParam("metadataKey")
                     String key,
@@ -66,8 +73,11 @@ public class EventsResource {
                     List.of(Problem.FieldError.of("metadataKey", "is required with metadataValue")));
         }
         MetadataFilter filter = key == null || key.isEmpty() ? null : new MetadataFilter(key, value);
-        if (!hub.subscribeAll(filter, new SseEvents(sink, sse))) {
-            throw SseEvents.tooMany(limits.retryAfter());
+        Caller caller = callers.current();
+        EventHub.Admission admission =
+                hub.subscribeAll(caller.tenant(), caller.operator(), filter, new SseEvents(sink, sse));
+        if (admission != EventHub.Admission.OPEN) {
+            throw SseEvents.refusal(admission, limits.retryAfter());
         }
     }
 }

@@ -1,6 +1,8 @@
 package dev.sluice.container;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +13,7 @@ import com.github.dockerjava.api.model.LogConfig;
 import com.github.dockerjava.api.model.VersionComponent;
 import com.github.dockerjava.transport.DockerHttpClient;
 
+import dev.sluice.output.MaskedRange;
 import dev.sluice.output.SecretMasker;
 
 /**
@@ -82,6 +85,89 @@ public class ContainerLogs {
         int from = (int) Math.min(window.length, local - windowStart);
         int to = (int) Math.min(window.length, local - windowStart + limit);
         return new Range(Arrays.copyOfRange(window, from, to), offset, reachedEnd && sink.position <= local + limit);
+    }
+
+    /**
+     * How much of a range of one stream the runtime holds, counted without
+     * keeping it: the first pass of a range served as a stream (ADR 0054),
+     * whose length and end are known before its first byte is sent.
+     *
+     * @param length   bytes of the range the runtime holds, at most {@code limit}
+     * @param endOfLog true when the range reaches the end of what the runtime holds
+     */
+    public record Span(long length, boolean endOfLog) {}
+
+    /** The span of {@code limit} bytes of {@code stdout} (or stderr) from the absolute {@code offset}. */
+    public Span span(String containerId, boolean stdout, long availableFrom, long offset, long limit) {
+        long local = offset - availableFrom;
+        CountingSink counter = new CountingSink(); // one stream is asked for, so one count grows
+        try (DockerHttpClient.Response response = open(containerId, stdout, !stdout)) {
+            Attachment.StreamEnd end = StreamPump.pump(response, counter, () -> counter.total() > local + limit);
+            if (end.readFailure() != null && counter.total() <= local + limit) {
+                throw new ContainerException(
+                        ContainerException.Reason.ENGINE_ERROR, "log read failed: " + end.readFailure());
+            }
+        }
+        return counter.total() > local + limit
+                ? new Span(limit, false)
+                : new Span(Math.max(0, counter.total() - local), true);
+    }
+
+    /**
+     * Writes {@code length} bytes of {@code stdout} (or stderr) from the
+     * absolute {@code offset}, masked as {@link #read} masks them, to
+     * {@code out} while the engine sends them: a block and two margins are
+     * held, never the range. Throws {@link ContainerException} when the
+     * runtime no longer holds them all (it was removed, or rotated, since the
+     * span was counted), and what {@code out} throws when the client is gone.
+     */
+    public void copy(
+            String containerId,
+            boolean stdout,
+            long availableFrom,
+            long offset,
+            long length,
+            SecretMasker masker,
+            OutputStream out)
+            throws IOException {
+        long local = offset - availableFrom;
+        MaskedRange range = new MaskedRange(masker, local, local + length, availableFrom == 0, out);
+        IOException[] written = {null};
+        OutputSink sink = new OutputSink() {
+            @Override
+            public void stdout(byte[] chunk, int from, int count) {
+                take(chunk, from, count);
+            }
+
+            @Override
+            public void stderr(byte[] chunk, int from, int count) {
+                take(chunk, from, count);
+            }
+
+            private void take(byte[] chunk, int from, int count) {
+                try {
+                    range.accept(chunk, from, count);
+                } catch (IOException e) {
+                    written[0] = e;
+                }
+            }
+        };
+        try (DockerHttpClient.Response response = open(containerId, stdout, !stdout)) {
+            Attachment.StreamEnd end = StreamPump.pump(response, sink, () -> written[0] != null || range.complete());
+            if (written[0] != null) {
+                throw written[0];
+            }
+            if (end.readFailure() != null && !range.complete()) {
+                throw new ContainerException(
+                        ContainerException.Reason.ENGINE_ERROR, "log read failed: " + end.readFailure());
+            }
+            range.finish(!range.complete());
+        }
+        if (range.written() < length) {
+            throw new ContainerException(
+                    ContainerException.Reason.ENGINE_ERROR,
+                    "the runtime's log holds " + range.written() + " of the range's " + length + " bytes now");
+        }
     }
 
     /**
@@ -200,6 +286,10 @@ public class ContainerLogs {
     private static final class CountingSink implements OutputSink {
         private long stdout;
         private long stderr;
+
+        long total() {
+            return stdout + stderr;
+        }
 
         @Override
         public void stdout(byte[] chunk, int offset, int count) {

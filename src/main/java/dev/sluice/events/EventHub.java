@@ -9,7 +9,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.event.Observes;
@@ -46,14 +45,23 @@ public class EventHub implements OutputTap {
     private final DispatchQueries queries;
     private final int buffer;
     private final long rate;
-    private final int maxSubscribers;
     private final long refillPerTick;
     private final ScheduledExecutorService thread =
             Executors.newSingleThreadScheduledExecutor(Threads.named("events-"));
     private final Map<String, Channel> channels = new ConcurrentHashMap<>();
     private final List<Subscriber> all = new CopyOnWriteArrayList<>();
     private final Map<String, Map<String, Object>> metadata = new ConcurrentHashMap<>();
-    private final AtomicInteger streams = new AtomicInteger();
+    private final StreamCount streams;
+    private final Map<Subscriber, String> tenants = new ConcurrentHashMap<>();
+
+    /** Whether a stream was opened, or which bound refused it. */
+    public enum Admission {
+        OPEN,
+        /** {@code sluice.events.max-subscribers} streams are open on this worker. */
+        WORKER_FULL,
+        /** {@code sluice.events.max-subscribers-per-tenant} streams of the caller's tenant are open. */
+        TENANT_FULL
+    }
 
     @Inject
     public EventHub(EventsConfig config, DispatchQueries queries) {
@@ -61,7 +69,7 @@ public class EventHub implements OutputTap {
         this.buffer =
                 (int) Math.min(Integer.MAX_VALUE, config.subscriberBuffer().asLongValue());
         this.rate = config.maxRate().asLongValue();
-        this.maxSubscribers = config.maxSubscribers();
+        this.streams = new StreamCount(config.maxSubscribers(), config.maxSubscribersPerTenant());
         long tick = config.flushInterval().toMillis();
         this.refillPerTick = Math.max(1, rate * tick / 1000);
         thread.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
@@ -117,17 +125,20 @@ public class EventHub implements OutputTap {
 
     /**
      * Opens a stream of one dispatch's events, resuming after
-     * {@code lastEventId} (0 for none); false when too many streams are open.
-     * An unknown id throws the store's not-found refusal, and nothing stays open.
+     * {@code lastEventId} (0 for none), counted against {@code tenant}'s
+     * streams; refused when too many are open. An unknown id throws the
+     * store's not-found refusal, and nothing stays open.
      */
-    public boolean subscribe(String dispatchId, int lastEventId, EventSink sink) {
-        if (!admit()) {
-            return false;
+    public Admission subscribe(String tenant, String dispatchId, int lastEventId, EventSink sink) {
+        Admission admission = streams.admit(tenant);
+        if (admission != Admission.OPEN) {
+            return admission;
         }
         Subscriber[] joined = new Subscriber[1];
         channels.compute(dispatchId, (id, c) -> {
             Channel channel = c == null ? new Channel(id) : c;
             joined[0] = Subscriber.toDispatch(channel, sink, buffer, rate, lastEventId);
+            tenants.put(joined[0], tenant);
             channel.join(joined[0]);
             return channel;
         });
@@ -141,26 +152,24 @@ public class EventHub implements OutputTap {
             throw e;
         }
         open(subscriber, now);
-        return true;
+        return Admission.OPEN;
     }
 
-    /** Opens a stream of the state changes of every dispatch {@code filter} lets through ({@code null}: all). */
-    public boolean subscribeAll(MetadataFilter filter, EventSink sink) {
-        if (!admit()) {
-            return false;
+    /**
+     * Opens a stream of the state changes of every dispatch of {@code tenant} (of every
+     * tenant's, for {@code everyTenant}) that {@code filter} lets through ({@code null}:
+     * all), counted against {@code tenant}'s streams.
+     */
+    public Admission subscribeAll(String tenant, boolean everyTenant, MetadataFilter filter, EventSink sink) {
+        Admission admission = streams.admit(tenant);
+        if (admission != Admission.OPEN) {
+            return admission;
         }
-        Subscriber subscriber = Subscriber.toAll(filter, sink);
+        Subscriber subscriber = Subscriber.toAll(everyTenant ? null : tenant, filter, sink);
+        tenants.put(subscriber, tenant);
         all.add(subscriber);
         open(subscriber, null);
-        return true;
-    }
-
-    private boolean admit() {
-        if (streams.incrementAndGet() > maxSubscribers) {
-            streams.decrementAndGet();
-            return false;
-        }
-        return true;
+        return Admission.OPEN;
     }
 
     /**
@@ -200,7 +209,7 @@ public class EventHub implements OutputTap {
             }
         }
         for (Subscriber s : all) {
-            if (s.filter() == null || s.filter().matches(metadataOf(dispatchId))) {
+            if (s.shows(dispatchId) && (s.filter() == null || s.filter().matches(metadataOf(dispatchId)))) {
                 s.state(event);
                 flush(s);
             }
@@ -305,8 +314,9 @@ public class EventHub implements OutputTap {
             removed = channel.subscribers().remove(s);
             channels.computeIfPresent(channel.dispatchId(), (id, c) -> c.unused() ? null : c);
         }
-        if (removed) {
-            streams.decrementAndGet();
+        String tenant = removed ? tenants.remove(s) : null;
+        if (tenant != null) {
+            streams.release(tenant);
         }
     }
 }

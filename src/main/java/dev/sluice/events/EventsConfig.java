@@ -24,9 +24,17 @@ public interface EventsConfig {
     @WithDefault("64K")
     MemorySize subscriberBuffer();
 
-    /** Open event streams at once, all routes together; past it, a new one is refused with {@code 503 too-many-streams}. */
+    /** Open event streams at once, all routes together; past it, a new one is refused with {@code 429 too-many-streams}. */
     @WithDefault("1000")
     int maxSubscribers();
+
+    /**
+     * Open event streams of one tenant at once, all routes together; past it, a
+     * new one of that tenant is refused with {@code 429 too-many-streams}, so one
+     * tenant cannot take every stream from the others.
+     */
+    @WithDefault("500")
+    int maxSubscribersPerTenant();
 
     /** How often live output is sent to subscribers, and closed connections are let go. */
     @WithDefault("250ms")

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.sluice.output.SecretMasker;
+import dev.sluice.record.DispatchKey;
 
 /**
  * One open event stream: the state events waiting to be sent (a few per
@@ -20,6 +21,9 @@ final class Subscriber {
 
     private final Channel channel;
     private final MetadataFilter filter;
+    /** The tenant whose dispatches a stream of all shows; {@code null}: every tenant's. */
+    private final String tenant;
+
     private final EventSink sink;
     private final TailBuffer stdout;
     private final TailBuffer stderr;
@@ -36,9 +40,17 @@ final class Subscriber {
      */
     boolean sending = true;
 
-    private Subscriber(Channel channel, MetadataFilter filter, EventSink sink, int buffer, long rate, int lastRank) {
+    private Subscriber(
+            Channel channel,
+            MetadataFilter filter,
+            String tenant,
+            EventSink sink,
+            int buffer,
+            long rate,
+            int lastRank) {
         this.channel = channel;
         this.filter = filter;
+        this.tenant = tenant;
         this.sink = sink;
         this.stdout = channel == null ? null : new TailBuffer(buffer);
         this.stderr = channel == null ? null : new TailBuffer(buffer);
@@ -49,12 +61,20 @@ final class Subscriber {
 
     /** A subscriber to one dispatch, resuming after the state event whose id was {@code lastEventId} (0 for none). */
     static Subscriber toDispatch(Channel channel, EventSink sink, int buffer, long rate, int lastEventId) {
-        return new Subscriber(channel, null, sink, buffer, rate, lastEventId);
+        return new Subscriber(channel, null, null, sink, buffer, rate, lastEventId);
     }
 
-    /** A subscriber to the state changes of every dispatch that {@code filter} lets through. */
-    static Subscriber toAll(MetadataFilter filter, EventSink sink) {
-        return new Subscriber(null, filter, sink, 0, 0, 0);
+    /**
+     * A subscriber to the state changes of every dispatch of {@code tenant} ({@code null}:
+     * of every tenant) that {@code filter} lets through.
+     */
+    static Subscriber toAll(String tenant, MetadataFilter filter, EventSink sink) {
+        return new Subscriber(null, filter, tenant, sink, 0, 0, 0);
+    }
+
+    /** Whether a stream of all shows this dispatch: one of its tenant's (ADR 0052). */
+    boolean shows(String dispatchId) {
+        return tenant == null || tenant.equals(DispatchKey.tenantOf(dispatchId));
     }
 
     Channel channel() {

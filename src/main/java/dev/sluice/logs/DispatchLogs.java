@@ -42,6 +42,11 @@ public class DispatchLogs {
         this.holding = holding;
     }
 
+    /**
+     * The range of {@code limit} bytes from {@code offset}: its length and end
+     * are counted now, its bytes written when the caller writes it, from the
+     * runtime's log as it sends them (ADR 0054).
+     */
     public LogRange read(String id, boolean stdout, long offset, int limit) {
         Dispatch dispatch = queries.get(id);
         if (dispatch.containerId() == null) {
@@ -54,23 +59,33 @@ public class DispatchLogs {
                         "the log of dispatch " + id
                                 + " holds secrets this worker no longer has (it restarted), so it cannot "
                                 + "be masked and is not served"));
+        String container = dispatch.containerId();
         try {
             long first = availableFrom(dispatch).forStream(stdout);
             if (offset < first) {
                 throw new LogRotated(offset, first);
             }
-            ContainerLogs.Range range = logs.read(dispatch.containerId(), stdout, first, offset, limit, masker);
-            return new LogRange(range.bytes(), range.offset(), range.endOfLog());
+            ContainerLogs.Span span = logs.span(container, stdout, first, offset, limit);
+            return new LogRange(offset, span.length(), span.endOfLog(), out -> {
+                try {
+                    logs.copy(container, stdout, first, offset, span.length(), masker, out);
+                } catch (ContainerException e) {
+                    throw refused(id, masker, e);
+                }
+            });
         } catch (ContainerException e) {
-            if (e.reason() == ContainerException.Reason.NOT_FOUND) {
-                throw new RequestRefused(
-                        RequestRefused.Reason.LOG_GONE,
-                        "the container of dispatch " + DispatchKey.idOf(id) + " was removed, and its log with it");
-            }
-            throw new RequestRefused(
-                    RequestRefused.Reason.ENGINE_UNAVAILABLE,
-                    "the log could not be read: " + masker.mask(e.getMessage()));
+            throw refused(id, masker, e);
         }
+    }
+
+    private static RequestRefused refused(String id, SecretMasker masker, ContainerException e) {
+        if (e.reason() == ContainerException.Reason.NOT_FOUND) {
+            return new RequestRefused(
+                    RequestRefused.Reason.LOG_GONE,
+                    "the container of dispatch " + DispatchKey.idOf(id) + " was removed, and its log with it");
+        }
+        return new RequestRefused(
+                RequestRefused.Reason.ENGINE_UNAVAILABLE, "the log could not be read: " + masker.mask(e.getMessage()));
     }
 
     /** As the result says; for a dispatch still running, or one whose result could not tell, proven whole or refused. */

@@ -203,8 +203,10 @@ class McpTools {
         LogArguments args = json.readValue(arguments, LogArguments.class);
         String id = required("id", args.id());
         String stream = required("stream", args.stream());
+        // No more is read than the answer could show.
         return budget.log(
-                stream, actions.log(caller(), id, stream, text(args.offset()), text(args.limit()), budget.max()));
+                stream,
+                actions.log(caller(), id, stream, text(args.offset()), text(args.limit()), budget.max(), budget.max()));
     }
 
     private String cancel(String arguments) throws JsonProcessingException {

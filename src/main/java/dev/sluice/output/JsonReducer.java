@@ -12,9 +12,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Makes a JSON document that does not fit its cap fit, in a fixed order, least
@@ -25,12 +22,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * element standing for them ({@code drop-elements}); and only when that is not
  * enough, the stream's head and tail as text ({@code text}). What the first two
  * return is always one valid JSON document. The document is read with Jackson's
- * streaming parser, never as a tree: only one array element at a time is, while
- * it is projected.
+ * streaming parser, never as a tree, projected elements included
+ * ({@link Projection}).
  */
 public final class JsonReducer {
 
-    private static final ObjectMapper MAPPER = JsonValues.MAPPER;
     private static final JsonFactory JSON = JsonValues.FACTORY;
 
     private JsonReducer() {}
@@ -124,16 +120,17 @@ public final class JsonReducer {
     /** Step (a), or its whitespace-only form: the document written compactly, projected when asked. */
     private static byte[] rewrite(byte[] document, List<String> project, List<Overflow.Reduction> steps)
             throws IOException {
-        List<JsonPointer> pointers = project.stream().map(JsonPointer::compile).toList();
+        Projection projection =
+                new Projection(project.stream().map(JsonPointer::compile).toList());
         ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(32, document.length / 2));
         long[] projected = {0};
         try (JsonParser parser = JSON.createParser(document);
                 JsonGenerator generator = JSON.createGenerator(out)) {
             parser.nextToken();
-            copy(parser, generator, pointers, false, projected);
+            copy(document, parser, generator, projection, false, projected);
         }
         steps.add(
-                pointers.isEmpty()
+                projection.isEmpty()
                         ? new Overflow.Reduction(Overflow.Reduction.COMPACT, null, null, null)
                         : new Overflow.Reduction(Overflow.Reduction.PROJECT, null, projected[0], null));
         return out.toByteArray();
@@ -141,56 +138,34 @@ public final class JsonReducer {
 
     /** Copies the value at the parser's current token, projecting each object that is an array's element. */
     private static void copy(
-            JsonParser parser, JsonGenerator generator, List<JsonPointer> pointers, boolean element, long[] projected)
+            byte[] document,
+            JsonParser parser,
+            JsonGenerator generator,
+            Projection projection,
+            boolean element,
+            long[] projected)
             throws IOException {
         JsonToken token = parser.currentToken();
-        if (token == JsonToken.START_OBJECT && element && !pointers.isEmpty()) {
-            JsonNode record = MAPPER.readTree(parser);
-            MAPPER.writeTree(generator, project(record, pointers));
+        if (token == JsonToken.START_OBJECT && element && !projection.isEmpty()) {
+            projection.write(document, parser, generator);
             projected[0]++;
         } else if (token == JsonToken.START_OBJECT) {
             generator.writeStartObject();
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 generator.writeFieldName(parser.currentName());
                 parser.nextToken();
-                copy(parser, generator, pointers, false, projected);
+                copy(document, parser, generator, projection, false, projected);
             }
             generator.writeEndObject();
         } else if (token == JsonToken.START_ARRAY) {
             generator.writeStartArray();
             while (parser.nextToken() != JsonToken.END_ARRAY) {
-                copy(parser, generator, pointers, true, projected);
+                copy(document, parser, generator, projection, true, projected);
             }
             generator.writeEndArray();
         } else {
             generator.copyCurrentEventExact(parser);
         }
-    }
-
-    /**
-     * The fields of {@code record} the pointers name, at the same places; a
-     * pointer that names nothing adds nothing. Pointers step through objects
-     * only: a step into an array names nothing.
-     */
-    static ObjectNode project(JsonNode record, List<JsonPointer> pointers) {
-        ObjectNode kept = MAPPER.createObjectNode();
-        for (JsonPointer pointer : pointers) {
-            JsonNode value = record;
-            for (JsonPointer p = pointer; !p.matches() && value != null; p = p.tail()) {
-                value = value.isObject() ? value.get(p.getMatchingProperty()) : null;
-            }
-            if (value == null || pointer.matches()) {
-                continue;
-            }
-            ObjectNode into = kept;
-            JsonPointer p = pointer;
-            for (; !p.tail().matches(); p = p.tail()) {
-                JsonNode next = into.get(p.getMatchingProperty());
-                into = next instanceof ObjectNode o ? o : into.putObject(p.getMatchingProperty());
-            }
-            into.set(p.getMatchingProperty(), value);
-        }
-        return kept;
     }
 
     /**

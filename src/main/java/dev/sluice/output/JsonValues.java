@@ -5,7 +5,6 @@ import java.io.IOException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The JSON reader both structured captures use (ADR 0031). Jackson's default
@@ -21,8 +20,6 @@ final class JsonValues {
                     .maxStringLength(Integer.MAX_VALUE)
                     .build())
             .build();
-
-    static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
 
     private JsonValues() {}
 

@@ -23,7 +23,8 @@ public final class RequestRefused extends RuntimeException {
         INVALID_CURSOR,
         ARTIFACT_NOT_FOUND,
         ARTIFACT_GONE,
-        ARTIFACT_ELSEWHERE
+        ARTIFACT_ELSEWHERE,
+        TOO_MANY_LOG_READS
     }
 
     private final Reason reason;

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
-import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.runtime.configuration.MemorySize;
+import dev.sluice.testsupport.ApiSettings;
 
 class ApiTokensTest {
 
@@ -17,7 +16,7 @@ class ApiTokensTest {
     private static final String OPERATOR = "root-secret-0123456789";
 
     private static ApiTokens tokens(List<String> tokens, List<String> operators) {
-        return new ApiTokens(new Config(tokens, operators));
+        return new ApiTokens(ApiSettings.of(tokens, operators));
     }
 
     @Test
@@ -50,47 +49,5 @@ class ApiTokensTest {
                 .hasMessageNotContaining(BARE);
         assertThatThrownBy(() -> tokens(List.of("alpha:" + ALPHA), List.of("beta:" + ALPHA)))
                 .hasMessage("sluice.api.operator-tokens, entry 1: the same token is given twice");
-    }
-
-    private record Config(List<String> tokensList, List<String> operators) implements ApiConfig {
-        @Override
-        public Optional<List<String>> tokens() {
-            return Optional.of(tokensList);
-        }
-
-        @Override
-        public Optional<List<String>> operatorTokens() {
-            return Optional.of(operators);
-        }
-
-        @Override
-        public boolean anonymous() {
-            return false;
-        }
-
-        @Override
-        public MemorySize maxRequestSize() {
-            return new MemorySize(java.math.BigInteger.valueOf(2 << 20));
-        }
-
-        @Override
-        public int defaultPageSize() {
-            return 20;
-        }
-
-        @Override
-        public int maxPageSize() {
-            return 100;
-        }
-
-        @Override
-        public MemorySize defaultLogRange() {
-            return maxRequestSize();
-        }
-
-        @Override
-        public MemorySize maxLogRange() {
-            return maxRequestSize();
-        }
     }
 }

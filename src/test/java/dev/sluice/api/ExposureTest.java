@@ -2,54 +2,24 @@ package dev.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.math.BigInteger;
 import java.util.List;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
-import dev.sluice.actions.ApiConfig;
-import io.quarkus.runtime.configuration.MemorySize;
+import dev.sluice.testsupport.ApiSettings;
 
 class ExposureTest {
 
     private static final Optional<List<String>> NONE = Optional.empty();
 
-    record TestApiConfig(Optional<List<String>> tokens, Optional<List<String>> operatorTokens, boolean anonymous)
-            implements ApiConfig {
-        @Override
-        public MemorySize maxRequestSize() {
-            return new MemorySize(BigInteger.valueOf(2 << 20));
-        }
-
-        @Override
-        public int defaultPageSize() {
-            return 20;
-        }
-
-        @Override
-        public int maxPageSize() {
-            return 100;
-        }
-
-        @Override
-        public MemorySize defaultLogRange() {
-            return new MemorySize(BigInteger.valueOf(1 << 20));
-        }
-
-        @Override
-        public MemorySize maxLogRange() {
-            return new MemorySize(BigInteger.valueOf(16 << 20));
-        }
-    }
-
     @Test
     void everyAddressWithNoTokenIsRefusedUnlessAnonymousIsAllowed() {
         for (String host : List.of("0.0.0.0", "::", "[::]", "10.0.0.5", "192.168.1.2", "worker.internal", "")) {
-            assertThat(Exposure.of(host, new TestApiConfig(NONE, NONE, false)))
+            assertThat(Exposure.of(host, new ApiSettings(NONE, NONE, false)))
                     .as(host)
                     .isEqualTo(Exposure.REFUSED);
-            assertThat(Exposure.of(host, new TestApiConfig(NONE, NONE, true)))
+            assertThat(Exposure.of(host, new ApiSettings(NONE, NONE, true)))
                     .as(host)
                     .isEqualTo(Exposure.ANONYMOUS);
         }
@@ -58,7 +28,7 @@ class ExposureTest {
     @Test
     void loopbackNeedsNoToken() {
         for (String host : List.of("127.0.0.1", "127.0.0.2", "localhost", "LOCALHOST", "::1", "[::1]", " 127.0.0.1 ")) {
-            assertThat(Exposure.of(host, new TestApiConfig(NONE, NONE, false)))
+            assertThat(Exposure.of(host, new ApiSettings(NONE, NONE, false)))
                     .as(host)
                     .isEqualTo(Exposure.LOOPBACK);
         }
@@ -77,18 +47,16 @@ class ExposureTest {
     @Test
     void tokensOrOperatorTokensCloseTheApiOnAnyAddress() {
         Optional<List<String>> one = Optional.of(List.of("team-a:s3cret-token-value"));
-        assertThat(Exposure.of("0.0.0.0", new TestApiConfig(one, NONE, false))).isEqualTo(Exposure.TOKENS);
-        assertThat(Exposure.of("0.0.0.0", new TestApiConfig(NONE, one, false))).isEqualTo(Exposure.TOKENS);
-        assertThat(Exposure.of("0.0.0.0", new TestApiConfig(one, NONE, true))).isEqualTo(Exposure.TOKENS);
-        assertThat(Exposure.of("127.0.0.1", new TestApiConfig(one, NONE, false)))
-                .isEqualTo(Exposure.TOKENS);
+        assertThat(Exposure.of("0.0.0.0", new ApiSettings(one, NONE, false))).isEqualTo(Exposure.TOKENS);
+        assertThat(Exposure.of("0.0.0.0", new ApiSettings(NONE, one, false))).isEqualTo(Exposure.TOKENS);
+        assertThat(Exposure.of("0.0.0.0", new ApiSettings(one, NONE, true))).isEqualTo(Exposure.TOKENS);
+        assertThat(Exposure.of("127.0.0.1", new ApiSettings(one, NONE, false))).isEqualTo(Exposure.TOKENS);
     }
 
     @Test
     void blankEntriesNameNoToken() {
         Optional<List<String>> blank = Optional.of(List.of(" ", ""));
-        assertThat(Exposure.of("0.0.0.0", new TestApiConfig(blank, blank, false)))
-                .isEqualTo(Exposure.REFUSED);
+        assertThat(Exposure.of("0.0.0.0", new ApiSettings(blank, blank, false))).isEqualTo(Exposure.REFUSED);
     }
 
     @Test

@@ -97,7 +97,7 @@ class SubscriberTest {
 
     @Test
     void aStreamOfAllDispatchesHoldsABoundedNumberOfStatesAndCountsTheRest() {
-        Subscriber all = Subscriber.toAll(null, new NoSink());
+        Subscriber all = Subscriber.toAll(null, null, new NoSink());
         for (int i = 0; i < Subscriber.MAX_WAITING + 7; i++) {
             all.state(new StateEvent("d-" + i, Dispatch.Status.QUEUED, null));
         }

@@ -20,8 +20,10 @@ import dev.sluice.actions.Problem;
 import dev.sluice.container.DockerClients;
 import dev.sluice.testsupport.Digests;
 import dev.sluice.testsupport.Profiles;
+import dev.sluice.testsupport.Program;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
@@ -233,6 +235,23 @@ class TenancyIT {
                         .exec())
                 .singleElement()
                 .satisfies(c -> assertThat(c.getLabels()).containsEntry("dev.sluice.tenant", "beta"));
+    }
+
+    @Test
+    void aStreamOfAllDispatchesShowsTheCallersTenantOnly() {
+        String theirs = "unseen-" + System.nanoTime();
+        String own = "seen-" + System.nanoTime();
+        try (Program.Running beta = Program.startNode(
+                Map.of("SLUICE_TOKEN", Profiles.Tenants.BETA),
+                "sse-client.mjs",
+                "http://localhost:" + RestAssured.port + "/v1/events")) {
+            beta.awaitLine(line -> line.contains("\"status\":200"), Duration.ofSeconds(60));
+            post(Profiles.Tenants.ALPHA, named(theirs, "true")).then().statusCode(202);
+            awaitTerminal(Profiles.Tenants.ALPHA, theirs);
+            post(Profiles.Tenants.BETA, named(own, "true")).then().statusCode(202);
+            beta.awaitLine(line -> line.contains("\"succeeded\"") && line.contains(own), Duration.ofSeconds(60));
+            assertThat(beta.lines()).noneMatch(line -> line.contains(theirs));
+        }
     }
 
     private static Response call(String token, String route, String id) {

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -81,13 +82,18 @@ public final class Program {
 
     /** Starts one of the Node scripts and returns while it runs, its standard output read line by line. */
     public static Running startNode(String script, String... args) {
+        return startNode(Map.of(), script, args);
+    }
+
+    /** As {@link #startNode(String, String...)}, with these variables added to its environment. */
+    public static Running startNode(Map<String, String> env, String script, String... args) {
         List<String> command =
                 new ArrayList<>(List.of("node", NODE_DIR.resolve(script).toString()));
         command.addAll(List.of(args));
         try {
-            return new Running(new ProcessBuilder(command)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .start());
+            ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+            builder.environment().putAll(env);
+            return new Running(builder.start());
         } catch (IOException e) {
             throw new AssertionError("could not run " + String.join(" ", command) + ": " + e.getMessage(), e);
         }

@@ -246,7 +246,7 @@ public final class Harness {
         for (int i = 0; i < Math.max(3, sizes.runs()); i++) {
             long start = System.nanoTime();
             try (WorkerProcess w = worker("json-file")) {
-                while (status(w, "/q/health/ready") != 200) {
+                while (!ready(w)) {
                     Thread.sleep(5);
                 }
                 ready.add((System.nanoTime() - start) / 1e9);
@@ -782,6 +782,15 @@ public final class Harness {
         }
     }
 
+    /** Whether the worker's readiness probe, on its management port, answers UP. */
+    static boolean ready(WorkerClient w) {
+        try {
+            return w.probeStatus("/q/health/ready") == 200;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Waits (up to 5 minutes) until at least {@code n} dispatches are running. */
     private static void awaitRunning(WorkerProcess w, int n) throws IOException, InterruptedException {
         Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
@@ -810,7 +819,7 @@ public final class Harness {
     /** Heap used, from the worker's own metrics. */
     private static double heapMib(WorkerProcess w) {
         try {
-            return w.get("/q/metrics")
+            return w.probe("/q/metrics")
                             .body()
                             .lines()
                             .filter(l -> l.startsWith("jvm_memory_used_bytes") && l.contains("area=\"heap\""))

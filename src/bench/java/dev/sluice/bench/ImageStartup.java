@@ -105,7 +105,7 @@ public final class ImageStartup {
 
     private static boolean ready(WorkerContainer w) {
         try {
-            return w.status("/q/health/ready") == 200;
+            return w.probeStatus("/q/health/ready") == 200;
         } catch (IOException e) {
             return false;
         }

@@ -282,7 +282,7 @@ public final class Soak {
         if (!worker.alive()) {
             throw new IllegalStateException("the worker died in round " + number + "; see " + worker.logPath());
         }
-        boolean ready = worker.status("/q/health/ready") == 200;
+        boolean ready = worker.probeStatus("/q/health/ready") == 200;
         Instant reaped = Instant.now().plus(Duration.ofSeconds(30));
         long left;
         do {

@@ -140,7 +140,7 @@ public final class StackComparison {
                 WorkerContainer w = WorkerContainer.create(image, container, env, arm.command())) {
             long t0 = System.nanoTime();
             w.start();
-            while (Harness.status(w, "/q/health/ready") != 200) {
+            while (!Harness.ready(w)) {
                 Thread.sleep(5);
             }
             double ready = (System.nanoTime() - t0) / 1e9;

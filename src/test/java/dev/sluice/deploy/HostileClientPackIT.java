@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -44,6 +45,7 @@ import dev.sluice.testsupport.WorkerProcess;
  * {@code -Dsluice.pack.heavy=true} runs the issue's full numbers (a 60 MiB
  * document, 1,000 queued inputs).
  */
+@EnabledIfSystemProperty(named = "sluice.pack", matches = "true")
 class HostileClientPackIT {
 
     private static final boolean HEAVY = Boolean.getBoolean("sluice.pack.heavy");

@@ -27,8 +27,8 @@ public interface DockerConfig {
      * within it (their streams last as long as the dispatch or the read needs).
      * At the deadline the connection is closed and the call fails as
      * {@code docker_unavailable}, and readiness is down until calls are answered
-     * again. Waiting for a turn among the engine changes in flight is bounded by
-     * it too.
+     * again. A turn among the engine changes in flight is waited for while they
+     * keep finishing, and given up once none has finished within it (ADR 0058).
      */
     @WithDefault("30s")
     Duration callTimeout();
@@ -39,7 +39,7 @@ public interface DockerConfig {
 
     /**
      * Creates, starts and removals in flight at once; the others wait their turn
-     * (at most the call timeout). 0 for no limit. Chosen by a burst of 50
+     * while the engine answers (ADR 0058). 0 for no limit. Chosen by a burst of 50
      * dispatches measured with 4, 8, 16 and no limit (ADR 0016).
      */
     @WithDefault("8")

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** At most so many changes in flight, the others waiting their turn, and the wait bounded. */
+/** At most so many changes in flight, the others waiting their turn while the engine answers, and no longer. */
 class EngineChangesTest {
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
@@ -70,6 +70,19 @@ class EngineChangesTest {
                 });
         assertThat(sent.get()).isZero();
         release.countDown();
+    }
+
+    @Test
+    void aQueueLongerThanTheTimeoutIsWaitedOutWhileChangesKeepFinishing() throws Exception {
+        EngineChanges changes = new EngineChanges(1, Duration.ofSeconds(1));
+        List<Future<?>> done = new CopyOnWriteArrayList<>();
+        // Thirty changes of 100 ms behind one place: the last waits about three times the timeout.
+        for (int i = 0; i < 30; i++) {
+            done.add(threads.submit(() -> changes.run("create", () -> sleep(100))));
+        }
+        for (Future<?> f : done) {
+            f.get(30, TimeUnit.SECONDS);
+        }
     }
 
     @Test

@@ -127,7 +127,8 @@ public record ExpectedStream(long bytes, String sha256, long lines) {
                 textMatches,
                 witness,
                 result.path("status").asText(),
-                error.hasNonNull("code") ? error.path("code").asText() : null);
+                error.hasNonNull("code") ? error.path("code").asText() : null,
+                error.hasNonNull("message") ? error.path("message").asText() : null);
     }
 
     private static boolean reduced(JsonNode result, String stream) {
@@ -165,7 +166,8 @@ public record ExpectedStream(long bytes, String sha256, long lines) {
             Boolean textMatches,
             Witness witness,
             String status,
-            String errorCode) {
+            String errorCode,
+            String errorMessage) {
 
         public static final String NO_WITNESS = "absent";
 
@@ -285,6 +287,9 @@ public record ExpectedStream(long bytes, String sha256, long lines) {
             d.append("; ").append(status);
             if (errorCode != null) {
                 d.append(' ').append(errorCode);
+            }
+            if (errorMessage != null) {
+                d.append(" (").append(errorMessage).append(')');
             }
             return d.toString();
         }

@@ -34,11 +34,17 @@ import io.restassured.path.json.JsonPath;
  * and the text when returned whole) to what its process printed, computed
  * here from the producer; a witness, when the result carries one, must say
  * complete or recovered and have counted what was written.
+ *
+ * <p>The fast-exiting flood is bounded for CI (50 containers);
+ * {@code -Dsluice.pack.heavy=true} runs 200. The burst of a hundred stays
+ * whole: it is more dispatches than run slots (64) and many more than the
+ * engine changes in flight (8).
  */
 @QuarkusTest
 class DispatchLoadIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int FAST_EXITING = Boolean.getBoolean("sluice.pack.heavy") ? 200 : 50;
     private static final String THOUSAND_LINES;
 
     static {
@@ -46,12 +52,12 @@ class DispatchLoadIT {
     }
 
     @Test
-    void twoHundredFastExitingContainersAreAllCapturedExactly() throws Exception {
+    void fastExitingContainersAreAllCapturedExactly() throws Exception {
         ExpectedStream printed = ExpectedStream.of(THOUSAND_LINES);
         Map<String, Integer> witnesses = new TreeMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(16);
         List<CompletableFuture<String>> ids = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
+        for (int i = 0; i < FAST_EXITING; i++) {
             ids.add(CompletableFuture.supplyAsync(() -> submit(script("seq 1 1000; exit 3")), pool));
         }
         for (CompletableFuture<String> id : ids) {
@@ -64,7 +70,7 @@ class DispatchLoadIT {
             assertThat(r.getBoolean("result.logs.recovered")).isFalse();
         }
         pool.shutdown();
-        System.out.println("200 fast-exiting containers, witness states of their streams: " + witnesses);
+        System.out.println(FAST_EXITING + " fast-exiting containers, witness states of their streams: " + witnesses);
     }
 
     @Test

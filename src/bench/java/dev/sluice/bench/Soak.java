@@ -236,7 +236,8 @@ public final class Soak {
                         16L << 20,
                         0,
                         16,
-                        "none")));
+                        "none",
+                        null)));
             } catch (ContainerException e) {
                 if (e.reason() != ContainerException.Reason.NOT_FOUND) {
                     throw e;

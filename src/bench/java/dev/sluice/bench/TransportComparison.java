@@ -98,7 +98,8 @@ public final class TransportComparison {
                 256L << 20,
                 0,
                 64,
-                "none"));
+                "none",
+                null));
         try {
             double cpuBefore = processCpuSeconds();
             long start = System.nanoTime();

@@ -74,6 +74,12 @@ public record DispatchRequest(
         @Schema(description = "one of the worker's allowed networks; by default the first of them (none)")
         String network,
 
+        @Schema(
+                description = "the engine's runtime to run the container under, one of sluice.container.runtimes "
+                        + "(runsc for gVisor); by default the engine's own",
+                examples = "runsc")
+        String runtime,
+
         Output output,
 
         @Schema(

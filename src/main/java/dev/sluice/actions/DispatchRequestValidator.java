@@ -16,6 +16,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.callback.CallbackService;
+import dev.sluice.container.ContainerConfig;
 import dev.sluice.output.OutputFormat;
 import dev.sluice.record.DispatchConfig;
 import dev.sluice.record.DispatchSpec;
@@ -51,6 +52,7 @@ public final class DispatchRequestValidator {
     private final CallbackService callbacks;
     private final ObjectMapper json;
     private final SecretsConfig secrets;
+    private final ContainerConfig runtimes;
 
     @Inject
     DispatchRequestValidator(
@@ -58,12 +60,14 @@ public final class DispatchRequestValidator {
             OutputCaps caps,
             CallbackService callbacks,
             ObjectMapper json,
-            SecretsConfig secrets) {
+            SecretsConfig secrets,
+            ContainerConfig runtimes) {
         this.limits = limits;
         this.caps = caps;
         this.callbacks = callbacks;
         this.json = json;
         this.secrets = secrets;
+        this.runtimes = runtimes;
     }
 
     /** The spec for a valid request; otherwise a 422 naming each bad field. */
@@ -121,6 +125,7 @@ public final class DispatchRequestValidator {
         long nanoCpus = nanoCpus(r.resources(), errors);
         long pids = pids(r.resources(), errors);
         String network = network(r.network(), errors);
+        checkRuntime(r.runtime(), errors);
         int stdoutCap = cap(
                 "output.stdoutCapBytes",
                 r.output() == null ? null : r.output().stdoutCapBytes(),
@@ -164,6 +169,7 @@ public final class DispatchRequestValidator {
                 nanoCpus,
                 pids,
                 network,
+                r.runtime(),
                 stdoutCap,
                 stderrCap,
                 stdoutFormat,
@@ -294,6 +300,19 @@ public final class DispatchRequestValidator {
             errors.add(Problem.FieldError.of("network", "must be one of " + allowed));
         }
         return network;
+    }
+
+    private void checkRuntime(String runtime, List<Problem.FieldError> errors) {
+        if (runtime == null) {
+            return;
+        }
+        List<String> allowed = runtimes.runtimes().orElse(List.of());
+        if (allowed.isEmpty()) {
+            errors.add(Problem.FieldError.of(
+                    "runtime", "cannot be chosen on this worker: sluice.container.runtimes names none"));
+        } else if (!allowed.contains(runtime)) {
+            errors.add(Problem.FieldError.of("runtime", "must be one of " + allowed));
+        }
     }
 
     private int cap(String field, Long requested, int defaultCap, int maxCap, List<Problem.FieldError> errors) {

@@ -48,6 +48,7 @@ public final class Fingerprint {
                 request.idleTimeout(),
                 request.resources(),
                 request.network(),
+                request.runtime(),
                 request.output(),
                 request.callbackUrl(),
                 request.callbackMode(),

@@ -114,6 +114,14 @@ public interface ContainerConfig {
     String user();
 
     /**
+     * Runtimes a dispatch may name in its {@code runtime}, as the engine has
+     * them registered: {@code runsc} for gVisor, for agents that should not
+     * share the host's kernel (ADR 0061; docs/operations.md, "Runtimes").
+     * Unset, a dispatch names none and runs under the engine's default.
+     */
+    Optional<List<String>> runtimes();
+
+    /**
      * Images whose root user is kept (uid 0, still with the configured group
      * and without the dropped capabilities): patterns as for
      * {@code sluice.images.allowed}, comma-separated. Unset, no image runs as

@@ -17,6 +17,7 @@ public final class ContainerException extends RuntimeException {
         NOT_FOUND("container_not_found"),
         CONFLICT("container_conflict"),
         ENGINE_UNAVAILABLE("docker_unavailable"),
+        RUNTIME_UNAVAILABLE("runtime_unavailable"),
         ENGINE_ERROR("docker_error");
 
         private final String code;
@@ -55,6 +56,14 @@ public final class ContainerException extends RuntimeException {
      */
     public boolean timedOut() {
         return timedOut;
+    }
+
+    /** Whether the engine refused a create for naming a runtime it has not registered. */
+    static boolean unknownRuntime(RuntimeException e) {
+        return e instanceof DockerException d
+                && d.getHttpStatus() == 400
+                && d.getMessage() != null
+                && d.getMessage().contains("Unknown runtime specified");
     }
 
     /** A call that ran past its deadline, or {@code null} when {@code e} is something else. */

@@ -135,6 +135,12 @@ public class ContainerRuntime implements ContainerInventory {
                 hosts.write(hostsWrites, spec.labels());
                 return createContainer(spec, image, runAs, false);
             }
+            if (spec.runtime() != null && ContainerException.unknownRuntime(e)) {
+                throw new ContainerException(
+                        ContainerException.Reason.RUNTIME_UNAVAILABLE,
+                        "the engine has no runtime named " + spec.runtime()
+                                + "; it must be registered with the engine (docs/operations.md, \"Runtimes\")");
+            }
             throw ContainerException.from("create", e);
         }
     }
@@ -297,6 +303,7 @@ public class ContainerRuntime implements ContainerInventory {
     private HostConfig hostConfig(ContainerSpec spec) {
         HostConfig host = HostConfig.newHostConfig()
                 .withNetworkMode(spec.network())
+                .withRuntime(spec.runtime())
                 .withAutoRemove(false)
                 .withInit(config.init())
                 .withReadonlyRootfs(config.readOnlyRoot())
@@ -411,14 +418,15 @@ public class ContainerRuntime implements ContainerInventory {
 
     /** The container's state; empty when it is gone. */
     public Optional<ContainerState> inspect(String containerId) {
-        InspectContainerResponse.ContainerState state;
+        InspectContainerResponse inspected;
         try {
-            state = clients.control().inspectContainerCmd(containerId).exec().getState();
+            inspected = clients.control().inspectContainerCmd(containerId).exec();
         } catch (NotFoundException e) {
             return Optional.empty();
         } catch (RuntimeException e) {
             throw ContainerException.from("inspect", e);
         }
+        InspectContainerResponse.ContainerState state = inspected.getState();
         Long exitCode = state.getExitCodeLong();
         return Optional.of(new ContainerState(
                 "created".equals(state.getStatus()),
@@ -426,7 +434,10 @@ public class ContainerRuntime implements ContainerInventory {
                 exitCode == null ? null : exitCode.intValue(),
                 time(state.getStartedAt()),
                 time(state.getFinishedAt()),
-                Boolean.TRUE.equals(state.getOOMKilled())));
+                Boolean.TRUE.equals(state.getOOMKilled()),
+                inspected.getHostConfig() == null
+                        ? null
+                        : inspected.getHostConfig().getRuntime()));
     }
 
     /** The engine's RFC 3339 times; it says {@code 0001-01-01T00:00:00Z} for "not yet". */

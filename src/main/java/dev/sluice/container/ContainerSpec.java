@@ -12,6 +12,7 @@ import java.util.Map;
  * @param memoryBytes 0 for no limit
  * @param nanoCpus   CPU limit in billionths of a CPU, 0 for none
  * @param pids       process limit, 0 for none
+ * @param runtime    the engine's runtime to run it under; {@code null} for the engine's default
  */
 public record ContainerSpec(
         String image,
@@ -23,4 +24,5 @@ public record ContainerSpec(
         long memoryBytes,
         long nanoCpus,
         long pids,
-        String network) {}
+        String network,
+        String runtime) {}

@@ -12,6 +12,14 @@ import java.time.Instant;
  * @param startedAt  when it started; {@code null} before it has
  * @param finishedAt when it stopped; {@code null} before it has
  * @param oomKilled  true when the kernel killed it for exceeding its memory limit
+ * @param runtime    the engine's runtime it was created under ({@code runc}, {@code runsc}); {@code null} when the
+ *                   engine does not say
  */
 public record ContainerState(
-        boolean created, boolean running, Integer exitCode, Instant startedAt, Instant finishedAt, boolean oomKilled) {}
+        boolean created,
+        boolean running,
+        Integer exitCode,
+        Instant startedAt,
+        Instant finishedAt,
+        boolean oomKilled,
+        String runtime) {}

@@ -42,6 +42,7 @@ import dev.sluice.summary.WorkerSummary;
     "exitCode",
     "error",
     "image",
+    "runtime",
     "startedAt",
     "finishedAt",
     "durationMs",
@@ -96,6 +97,14 @@ public record DispatchResult(
 
         @Schema(required = true, description = "the image as requested")
         String image,
+
+        @Schema(
+                required = true,
+                nullable = true,
+                description =
+                        "the engine's runtime the container ran under (runc, runsc); null when no container " + "ran",
+                examples = "runsc")
+        String runtime,
 
         @Schema(required = true, nullable = true, description = "when the container started")
         Instant startedAt,

@@ -18,6 +18,8 @@ import dev.sluice.output.OutputFormat;
  * live only in memory; {@link #secretNames()} records that they existed.
  * Specs stored before output formats existed have {@code null} formats and
  * projection: their streams are text ({@link #format(boolean)}).
+ *
+ * @param runtime the engine's runtime the dispatch asked for; {@code null} for the engine's default
  */
 public record DispatchSpec(
         String image,
@@ -33,6 +35,7 @@ public record DispatchSpec(
         long nanoCpus,
         long pids,
         String network,
+        String runtime,
         int stdoutCap,
         int stderrCap,
         OutputFormat stdoutFormat,
@@ -113,6 +116,7 @@ public record DispatchSpec(
                 nanoCpus,
                 pids,
                 network,
+                runtime,
                 stdoutCap,
                 stderrCap,
                 stdoutFormat,

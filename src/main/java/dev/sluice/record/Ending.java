@@ -25,13 +25,16 @@ public record Ending(
      * How it ended, and when.
      *
      * @param startedAt {@code null} when the dispatch never ran
+     * @param runtime   the engine's runtime its container ran under; {@code null} when none ran or the engine did
+     *                  not say
      */
     public record Outcome(
             Dispatch.Status status,
             Integer exitCode,
             DispatchResult.Error error,
             Instant startedAt,
-            Instant finishedAt) {}
+            Instant finishedAt,
+            String runtime) {}
 
     /**
      * What the dispatch printed, as captured.
@@ -97,6 +100,7 @@ public record Ending(
         private DispatchResult.Error error;
         private Instant startedAt;
         private Instant finishedAt;
+        private String runtime;
         private Output output = Output.NONE;
         private Handover handover = Handover.NONE;
 
@@ -120,6 +124,12 @@ public record Ending(
             return this;
         }
 
+        /** The engine's runtime its container ran under. */
+        public Builder under(String runtime) {
+            this.runtime = runtime;
+            return this;
+        }
+
         public Builder output(Output output) {
             this.output = output;
             return this;
@@ -136,7 +146,8 @@ public record Ending(
                     exitCode,
                     error,
                     startedAt,
-                    Objects.requireNonNull(finishedAt, "finishedAt"));
+                    Objects.requireNonNull(finishedAt, "finishedAt"),
+                    runtime);
             return new Ending(id, spec, outcome, output, handover, null);
         }
     }
@@ -153,6 +164,7 @@ public record Ending(
                 outcome.exitCode(),
                 outcome.error(),
                 spec.image(),
+                outcome.runtime(),
                 outcome.startedAt(),
                 outcome.finishedAt(),
                 durationMs,

@@ -312,7 +312,9 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     "sluice.container.witness-drain-timeout");
         }
         capture.witness(witnessed, ofStdout -> runtime.readWitnessTail(containerId, ofStdout));
-        Exit exit = exit(containerId, exitCode, stop, witnessed, capture, masker);
+        // Once per dispatch, after its exit: how the kernel ended it, and the runtime the engine ran it under.
+        ContainerState exited = runtime.inspect(containerId).orElse(null);
+        Exit exit = exit(exited, exitCode, stop, witnessed, capture, masker);
         Artifacts kept = artifacts.collect(id, containerId, name -> DispatchLinks.artifact(id, name));
         long memory = capture.bytesHeld() * FinishingBudget.COPIES + documents.memory(spec, capture);
         budget.within(memory, () -> {
@@ -323,6 +325,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             return finisher.finish(Ending.of(id, spec)
                     .ended(exit.status(), exit.code(), exit.error())
                     .ran(startedAt, finishedAt)
+                    .under(exited == null ? null : exited.runtime())
                     .output(new Ending.Output(stdout, stderr, availableFrom, recovered, capture.nonce()))
                     .handover(reports.reading(reportFile, stdout.text(), masker), kept)
                     .build());
@@ -344,14 +347,14 @@ final class DispatchRunner implements DispatchScheduler.Runner {
      * all it wrote (ADR 0045). A stopped one keeps its stop's status.
      */
     private Exit exit(
-            String containerId,
+            ContainerState exited,
             int exitCode,
             Execution.StopReason stop,
             WitnessRecord witnessed,
             Capture capture,
             SecretMasker masker) {
         if (stop != null) {
-            return new Exit(stop.status, exitCode, exitError(containerId, exitCode, stop));
+            return new Exit(stop.status, exitCode, exitError(exited, exitCode, stop));
         }
         if (witnessed.execError() != null) {
             return new Exit(Dispatch.Status.ERROR, null, Errors.execFailed(masker.mask(witnessed.execError())));
@@ -365,20 +368,18 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         return new Exit(
                 exitCode == 0 ? Dispatch.Status.SUCCEEDED : Dispatch.Status.FAILED,
                 exitCode,
-                exitError(containerId, exitCode, null));
+                exitError(exited, exitCode, null));
     }
 
     /** SIGKILL from the kernel's OOM killer looks like any 137; the engine knows which it was. */
-    private DispatchResult.Error exitError(String containerId, int exitCode, Execution.StopReason stop) {
+    private static DispatchResult.Error exitError(ContainerState exited, int exitCode, Execution.StopReason stop) {
         if (stop == Execution.StopReason.IDLE) {
             return Errors.IDLE;
         }
         if (exitCode != 137 || stop != null) {
             return null;
         }
-        boolean oom =
-                runtime.inspect(containerId).map(ContainerState::oomKilled).orElse(false);
-        return oom ? Errors.OUT_OF_MEMORY : null;
+        return exited != null && exited.oomKilled() ? Errors.OUT_OF_MEMORY : null;
     }
 
     private ContainerSpec containerSpec(String id, DispatchSpec spec) {
@@ -396,7 +397,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 spec.memoryBytes(),
                 spec.nanoCpus(),
                 spec.pids(),
-                spec.network());
+                spec.network(),
+                spec.runtime());
     }
 
     private Map<String, String> labels(String id) {

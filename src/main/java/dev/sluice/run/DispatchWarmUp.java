@@ -90,6 +90,7 @@ class DispatchWarmUp {
                 0,
                 64,
                 "none",
+                null,
                 OutputCollector.MIN_CAP,
                 OutputCollector.MIN_CAP,
                 OutputFormat.TEXT,

@@ -48,7 +48,8 @@ class ContainerLogsIT {
                 64L << 20,
                 0,
                 64,
-                "none"));
+                "none",
+                null));
         runtime.start(container);
         runtime.awaitExit(container);
     }
@@ -129,7 +130,8 @@ class ContainerLogsIT {
                 0,
                 0,
                 0,
-                "none"));
+                "none",
+                null));
         runtime.remove(gone);
         assertThatThrownBy(() -> logs.read(gone, true, 0, 0, 10, SecretMasker.NONE))
                 .isInstanceOf(ContainerException.class)

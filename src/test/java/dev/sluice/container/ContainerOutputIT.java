@@ -120,7 +120,8 @@ class ContainerOutputIT {
                 256L << 20,
                 0,
                 256,
-                "none");
+                "none",
+                null);
         String id = runtime.create(spec);
         try {
             OutputCollector stdout = new OutputCollector(

@@ -193,7 +193,8 @@ class EngineDeadlineTest {
     }
 
     private static ContainerSpec spec(String image) {
-        return new ContainerSpec(image, List.of("true"), Map.of(), null, false, Map.of(), 64L << 20, 0, 64, "none");
+        return new ContainerSpec(
+                image, List.of("true"), Map.of(), null, false, Map.of(), 64L << 20, 0, 64, "none", null);
     }
 
     private static DockerConfig config(ScriptedEngine engine) {

@@ -61,6 +61,7 @@ class JsonDocumentsTest {
                 s.nanoCpus(),
                 s.pids(),
                 s.network(),
+                s.runtime(),
                 1024,
                 1024,
                 format,

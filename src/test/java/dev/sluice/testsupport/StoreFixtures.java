@@ -42,6 +42,7 @@ public final class StoreFixtures {
                 1_000_000_000L,
                 256,
                 "none",
+                null,
                 4 << 20,
                 256 << 10,
                 OutputFormat.TEXT,

@@ -56,6 +56,7 @@ public final class TestDocker {
             boolean witnessEnabled,
             Duration witnessDrainTimeout,
             NoneNetwork noneNetwork,
+            Optional<List<String>> runtimes,
             Optional<List<String>> rootAllowedImages,
             MemorySize imageVolumeSize,
             MemorySize outDirSize)
@@ -127,6 +128,7 @@ public final class TestDocker {
                 true,
                 Duration.ofSeconds(10),
                 noneNetwork,
+                Optional.empty(),
                 rootAllowedImages,
                 mib(16),
                 // No bound asked of the engine: VolumeQuotaIT asks, and other tests count every engine call.
@@ -155,7 +157,8 @@ public final class TestDocker {
                 64L << 20,
                 0,
                 64,
-                "none");
+                "none",
+                null);
     }
 
     public static MemorySize mib(long n) {

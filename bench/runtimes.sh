@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# What gVisor costs a dispatch (ADR 0061): the same dispatches under the
+# engine's default runtime (runc) and under runsc, alternating, one at a
+# time, through the packaged worker as it ships, beside `docker run` of the
+# same commands under each runtime in the same run. Prints, per runtime and
+# command, the record's createdAt to finishedAt (what a control plane waits)
+# and durationMs (the container's start to its exit) at p50 and p90, and the
+# Docker CLI's wall time, as the rows kept in BENCHMARKS.md. Bounded: every
+# wait has a deadline, and the worker it started is stopped on exit.
+#
+#   bench/runtimes.sh        10 rounds
+#   bench/runtimes.sh 30     30 rounds
+#
+# Needs the engine with runsc registered (scripts/docker-engine.sh,
+# scripts/runsc.sh), the test image sluice-agent:test and a packaged worker
+# (./mvnw -DskipTests package).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=${1:-10}
+jar=target/sluice-runner.jar
+[ -f "$jar" ] || { echo "no $jar: run ./mvnw -DskipTests package first" >&2; exit 1; }
+docker info --format '{{json .Runtimes}}' | grep -q '"runsc"' || { echo "the engine has no runsc: scripts/runsc.sh" >&2; exit 1; }
+
+work=$(mktemp -d)
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+port=$(free_port)
+management=$(free_port)
+base="http://127.0.0.1:$port"
+worker=
+cleanup() {
+  if [ -n "$worker" ]; then kill "$worker" 2>/dev/null && wait "$worker" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+SLUICE_DATA_DIR="$work/data" SLUICE_WORKER_ID=bench-runtimes QUARKUS_HTTP_PORT=$port \
+  QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_MANAGEMENT_PORT=$management SLUICE_CONTAINER_RUNTIMES=runsc \
+  scripts/worker.sh >"$work/worker.log" 2>&1 &
+worker=$!
+
+wait_for() { # seconds, description, command...
+  local deadline=$((SECONDS + $1)) what=$2; shift 2
+  until "$@"; do
+    [ $SECONDS -lt $deadline ] || { echo "gave up waiting for $what" >&2; tail -20 "$work/worker.log" >&2; exit 1; }
+    sleep 0.05
+  done
+}
+wait_for 120 "readiness" curl -sf -o /dev/null "http://127.0.0.1:$management/q/health/ready"
+
+declare -A commands=([true]='true' [seq]='seq 1 200000 | sha256sum')
+finished() {
+  curl -sf "$base/v1/dispatches/$1" -o "$work/$1.json" || return 1
+  python3 -c 'import json,sys
+sys.exit(0 if json.load(open(sys.argv[1]))["status"] not in ("queued","starting","running") else 1)' "$work/$1.json"
+}
+cli() { # runtime, command
+  local start end
+  start=$(date +%s%N)
+  docker run --rm --network none --runtime "$1" sluice-agent:test sh -c "$2" >/dev/null
+  end=$(date +%s%N)
+  echo "$(( (end - start) / 1000000 ))"
+}
+for r in $(seq 1 "$rounds"); do
+  for name in true seq; do
+    for runtime in runc runsc; do
+      id="rt-$runtime-$name-$r"
+      field=""
+      [ "$runtime" = runsc ] && field=',"runtime":"runsc"'
+      body=$(python3 -c 'import json,sys; print(json.dumps({"id":sys.argv[1],"image":"sluice-agent:test","command":["sh","-c",sys.argv[2]]}))' "$id" "${commands[$name]}")
+      body="${body%\}}$field}"
+      curl -sf -o /dev/null -H 'Content-Type: application/json' -d "$body" "$base/v1/dispatches" \
+        || { echo "POST $id was refused" >&2; exit 1; }
+      wait_for 120 "$id" finished "$id"
+      echo "$runtime $name $(cli "$runtime" "${commands[$name]}")" >>"$work/cli.txt"
+    done
+  done
+done
+
+python3 - "$work" "$rounds" <<'PY'
+import glob, json, sys
+from datetime import datetime
+
+work, rounds = sys.argv[1], int(sys.argv[2])
+def t(s):
+    return datetime.fromisoformat(s.replace("Z", "+00:00"))
+def pct(xs, p):  # nearest rank
+    xs = sorted(xs)
+    return xs[max(0, min(len(xs) - 1, -(-len(xs) * p // 100) - 1))]
+rows = {}
+for path in glob.glob(f"{work}/rt-*.json"):
+    r = json.load(open(path))
+    _, runtime, name, _ = r["id"].split("-", 3)
+    if r["status"] != "succeeded" or r["result"]["runtime"] != runtime:
+        sys.exit(f"{r['id']}: {r['status']} under {r['result'].get('runtime')}")
+    e2e = (t(r["finishedAt"]) - t(r["createdAt"])).total_seconds() * 1000
+    rows.setdefault((name, runtime), ([], []))[0].append(e2e)
+    rows[(name, runtime)][1].append(r["result"]["durationMs"])
+cli = {}
+for line in open(f"{work}/cli.txt"):
+    runtime, name, ms = line.split()
+    cli.setdefault((name, runtime), []).append(int(ms))
+print(f"{rounds} rounds, one dispatch at a time, runc and runsc alternating")
+print("| command | runtime | created to finished p50 | p90 | durationMs p50 | p90 | docker run p50 | p90 |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+for name in ("true", "seq"):
+    for runtime in ("runc", "runsc"):
+        e2e, run = rows[(name, runtime)]
+        c = cli[(name, runtime)]
+        print(f"| {name} | {runtime} | {pct(e2e, 50):.0f} ms | {pct(e2e, 90):.0f} ms | {pct(run, 50):.0f} ms "
+              f"| {pct(run, 90):.0f} ms | {pct(c, 50)} ms | {pct(c, 90)} ms |")
+PY

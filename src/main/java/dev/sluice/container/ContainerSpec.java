@@ -1,5 +1,6 @@
 package dev.sluice.container;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,7 @@ import java.util.Map;
  * @param memoryBytes 0 for no limit
  * @param nanoCpus   CPU limit in billionths of a CPU, 0 for none
  * @param pids       process limit, 0 for none
+ * @param workspace  a plain tar on the worker's disk to place in the work area before the start, or {@code null}
  */
 public record ContainerSpec(
         String image,
@@ -23,4 +25,21 @@ public record ContainerSpec(
         long memoryBytes,
         long nanoCpus,
         long pids,
-        String network) {}
+        String network,
+        Path workspace) {
+
+    /** A container without a workspace. */
+    public ContainerSpec(
+            String image,
+            List<String> command,
+            Map<String, String> env,
+            String workingDir,
+            boolean openStdin,
+            Map<String, String> labels,
+            long memoryBytes,
+            long nanoCpus,
+            long pids,
+            String network) {
+        this(image, command, env, workingDir, openStdin, labels, memoryBytes, nanoCpus, pids, network, null);
+    }
+}

@@ -35,6 +35,7 @@ class ArchitectureTest {
             List.of("actions"),
             List.of("group", "events", "metrics", "health"),
             List.of("run"),
+            List.of("workspace"),
             List.of("logs", "callback"),
             List.of("record"),
             List.of("artifact", "report", "summary"),

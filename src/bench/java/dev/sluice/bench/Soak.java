@@ -237,6 +237,7 @@ public final class Soak {
                         0,
                         16,
                         "none",
+                        null,
                         null)));
             } catch (ContainerException e) {
                 if (e.reason() != ContainerException.Reason.NOT_FOUND) {

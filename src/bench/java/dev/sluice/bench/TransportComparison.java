@@ -99,6 +99,7 @@ public final class TransportComparison {
                 0,
                 64,
                 "none",
+                null,
                 null));
         try {
             double cpuBefore = processCpuSeconds();

@@ -31,7 +31,10 @@ public interface ApiConfig {
 
     /**
      * Largest request body; larger ones get 413 and change nothing. Its default
-     * (2M) is in application.properties, which the HTTP layer's limit follows.
+     * (12M) is in application.properties, which the HTTP layer's limit follows.
+     * It must hold the largest workspace in base64 (4/3 of
+     * {@code sluice.workspace.max-bytes}) plus {@code sluice.dispatch.max-input}
+     * plus 256 KiB, or the worker refuses to start (ADR 0060).
      */
     MemorySize maxRequestSize();
 

@@ -20,6 +20,9 @@ import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.DispatchStore;
 import dev.sluice.run.Cancellation;
 import dev.sluice.run.DispatchIntake;
+import dev.sluice.workspace.WorkspaceRefused;
+import dev.sluice.workspace.WorkspaceRequest;
+import dev.sluice.workspace.Workspaces;
 
 /**
  * What a client can do with dispatches, with the checks each action takes:
@@ -41,6 +44,7 @@ public class DispatchActions {
     private final ApiConfig config;
     private final CallbackService callbacks;
     private final ObjectMapper json;
+    private final Workspaces workspaces;
 
     @Inject
     DispatchActions(
@@ -53,7 +57,8 @@ public class DispatchActions {
             Fingerprint fingerprint,
             ApiConfig config,
             CallbackService callbacks,
-            ObjectMapper json) {
+            ObjectMapper json,
+            Workspaces workspaces) {
         this.intake = intake;
         this.queries = queries;
         this.cancellation = cancellation;
@@ -64,6 +69,7 @@ public class DispatchActions {
         this.config = config;
         this.callbacks = callbacks;
         this.json = json;
+        this.workspaces = workspaces;
     }
 
     /** Reads a request from JSON as POST's body is read: unknown fields and wrong types are refused. */
@@ -77,7 +83,27 @@ public class DispatchActions {
      */
     public DispatchIntake.Accepted create(Caller caller, DispatchRequest request) {
         DispatchSpec spec = validator.validate(request);
-        return intake.accept(caller.tenant(), request.id(), spec, fingerprint.of(request));
+        if (request.workspace() == null) {
+            return intake.accept(caller.tenant(), request.id(), spec, fingerprint.of(request));
+        }
+        // Every other field is checked before the workspace is written; it is kept under the dispatch's key
+        // only once the dispatch is recorded, and a refused or replayed request leaves no file (ADR 0060).
+        try (Workspaces.Staged staged = stage(request.workspace())) {
+            return intake.accept(
+                    caller.tenant(),
+                    request.id(),
+                    validator.validate(request, staged.source()),
+                    fingerprint.of(request),
+                    key -> workspaces.keep(staged, key));
+        }
+    }
+
+    private Workspaces.Staged stage(WorkspaceRequest workspace) {
+        try {
+            return workspaces.stage(workspace);
+        } catch (WorkspaceRefused e) {
+            throw ProblemException.invalid(List.of(Problem.FieldError.of(e.field(), e.detail())));
+        }
     }
 
     /** The dispatch the caller names {@code id}; another tenant's is not found, as an unknown one. */

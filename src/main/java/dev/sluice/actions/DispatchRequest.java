@@ -7,6 +7,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import dev.sluice.workspace.WorkspaceRequest;
+
 /**
  * A dispatch as a control plane POSTs it (docs/api.md, section 3). Only
  * {@code image} is required; unknown fields are refused.
@@ -103,7 +105,10 @@ public record DispatchRequest(
         String callbackEncoding,
 
         @Schema(description = "any JSON object of at most 16384 bytes, returned in the record, listing and result")
-        Map<String, Object> metadata) {
+        Map<String, Object> metadata,
+
+        @JsonInclude(JsonInclude.Include.NON_NULL) // absent, it leaves the idempotency fingerprint as before
+        WorkspaceRequest workspace) {
 
     @Schema(name = "DispatchResources", description = "Limits of the dispatch's container.")
     public record Resources(

@@ -72,8 +72,16 @@ public final class DispatchRequestValidator {
 
     /** The spec for a valid request; otherwise a 422 naming each bad field. */
     public DispatchSpec validate(DispatchRequest r) {
+        return validate(r, null);
+    }
+
+    /**
+     * As {@link #validate(DispatchRequest)}, for a request whose workspace was
+     * checked and staged ({@code workspace} says where it is kept).
+     */
+    public DispatchSpec validate(DispatchRequest r, DispatchSpec.Workspace workspace) {
         List<Problem.FieldError> errors = new ArrayList<>();
-        DispatchSpec spec = check(r, errors);
+        DispatchSpec spec = check(r, errors, workspace, true);
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(errors);
         }
@@ -86,7 +94,19 @@ public final class DispatchRequestValidator {
      * it refuses them all at once.
      */
     DispatchSpec check(DispatchRequest r, List<Problem.FieldError> found) {
+        return check(r, found, null, false);
+    }
+
+    private DispatchSpec check(
+            DispatchRequest r,
+            List<Problem.FieldError> found,
+            DispatchSpec.Workspace workspace,
+            boolean workspaceTaken) {
         List<Problem.FieldError> errors = new ArrayList<>();
+        if (r.workspace() != null && !workspaceTaken) {
+            // A group's members are recorded together in one request: megabytes each would hold it too long.
+            errors.add(Problem.FieldError.of("workspace", "is not taken in a group member; dispatch it alone"));
+        }
         if (r.id() != null && !ID.matcher(r.id()).matches()) {
             errors.add(Problem.FieldError.of("id", "must match [A-Za-z0-9_-]{1,64}"));
         }
@@ -178,7 +198,8 @@ public final class DispatchRequestValidator {
                 r.callbackUrl(),
                 callbackMode,
                 callbackEncoding,
-                r.metadata());
+                r.metadata(),
+                workspace);
     }
 
     private static void checkCommand(List<String> command, List<Problem.FieldError> errors) {

@@ -53,7 +53,8 @@ public final class Fingerprint {
                 request.callbackUrl(),
                 request.callbackMode(),
                 request.callbackEncoding(),
-                request.metadata());
+                request.metadata(),
+                request.workspace());
         try {
             byte[] digest = Sha256.digest().digest(canonical.writeValueAsBytes(withoutValues));
             return HexFormat.of().formatHex(digest);

@@ -12,26 +12,27 @@ import org.apache.hc.client5.http.DnsResolver;
  * so the client can only ever connect to a permitted address: a name that
  * resolved to a public address at intake and to a private one at delivery
  * (DNS rebinding) is refused here, before any connection. A name on the
- * allow-list keeps every address but link-local and metadata ones.
+ * allow-list keeps every address but link-local and metadata ones. A
+ * workspace's archive is fetched through it too (ADR 0060).
  */
-final class GuardedDnsResolver implements DnsResolver {
+public final class GuardedDnsResolver implements DnsResolver {
 
     /** A host whose every address is refused. Subclasses UnknownHostException so the client stops before connecting. */
-    static final class RefusedAddress extends UnknownHostException {
+    public static final class RefusedAddress extends UnknownHostException {
         RefusedAddress(String host) {
             super(host + " resolves only to addresses callbacks may not reach");
         }
     }
 
     /** Name resolution, the system's by default. */
-    interface Lookup {
+    public interface Lookup {
         InetAddress[] all(String host) throws UnknownHostException;
     }
 
     private final AddressPolicy policy;
     private final Lookup lookup;
 
-    GuardedDnsResolver(AddressPolicy policy, Lookup lookup) {
+    public GuardedDnsResolver(AddressPolicy policy, Lookup lookup) {
         this.policy = policy;
         this.lookup = lookup;
     }

@@ -3,6 +3,7 @@ package dev.sluice.container;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 
@@ -12,7 +13,7 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 /**
  * Entries put into a created container through the engine's archive call,
  * within the call deadline: how the out-directory gets its directory (and the
- * witness beside it) and the hosts file's volume its file. The engine unpacks it with a re-executed
+ * witness beside it), the hosts file's volume its file, and a work area its workspace. The engine unpacks it with a re-executed
  * process of its own (about 35 ms here), whatever the archive's size.
  */
 final class ArchiveUpload {
@@ -45,11 +46,16 @@ final class ArchiveUpload {
 
     /** Unpacks {@code tar} into the directory {@code dir} of the container; a failure is named {@code call}. */
     static void put(DockerClients clients, String containerId, String dir, byte[] tar, String call) {
+        put(clients, containerId, dir, new ByteArrayInputStream(tar), call);
+    }
+
+    /** Unpacks the tar read from {@code tar} into the directory {@code dir} of the container. */
+    static void put(DockerClients clients, String containerId, String dir, InputStream tar, String call) {
         try {
             clients.control()
                     .copyArchiveToContainerCmd(containerId)
                     .withRemotePath(dir)
-                    .withTarInputStream(new ByteArrayInputStream(tar))
+                    .withTarInputStream(tar)
                     .exec();
         } catch (RuntimeException e) {
             throw ContainerException.from(call, e);

@@ -1,5 +1,6 @@
 package dev.sluice.container;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -63,7 +64,8 @@ public class ContainerRuntime implements ContainerInventory {
     }
 
     /**
-     * Creates the container with its out-directory; throws {@link ContainerException}
+     * Creates the container with its out-directory, and its workspace when
+     * it has one (ADR 0060); throws {@link ContainerException}
      * with {@code IMAGE_NOT_FOUND} when the image is missing. A container whose
      * out-directory could not be added is removed again. A bare namespace's
      * /etc/hosts found missing is written once and the create tried again; one
@@ -79,6 +81,9 @@ public class ContainerRuntime implements ContainerInventory {
                 hostsCheck.check(id, spec.labels());
             }
             outDir.prepare(id, runAs);
+            if (spec.workspace() != null) {
+                WorkspaceUpload.put(clients, id, config.workDir(), spec.workspace(), runAs);
+            }
         } catch (ContainerException e) {
             try {
                 remove(id);
@@ -100,6 +105,11 @@ public class ContainerRuntime implements ContainerInventory {
      * container was created with.
      */
     public void prepareAgain(String containerId) {
+        prepareAgain(containerId, null);
+    }
+
+    /** As {@link #prepareAgain(String)}, placing {@code workspace} (a checked tar) in its work area again too. */
+    public void prepareAgain(String containerId, Path workspace) {
         InspectContainerResponse created;
         try {
             created = clients.control().inspectContainerCmd(containerId).exec();
@@ -113,8 +123,12 @@ public class ContainerRuntime implements ContainerInventory {
         if (bindsHosts) {
             hostsCheck.check(containerId, created.getConfig().getLabels());
         }
-        outDir.prepare(
-                containerId, ContainerUser.RunAs.parse(created.getConfig().getUser()));
+        Optional<ContainerUser.RunAs> user =
+                ContainerUser.RunAs.parse(created.getConfig().getUser());
+        outDir.prepare(containerId, user);
+        if (workspace != null) {
+            WorkspaceUpload.put(clients, containerId, config.workDir(), workspace, user);
+        }
     }
 
     private String createContainer(
@@ -223,7 +237,13 @@ public class ContainerRuntime implements ContainerInventory {
             cmd.withNetworkDisabled(true); // a namespace of its own, with loopback alone, and no sandbox
         }
         runAs.ifPresent(u -> cmd.withUser(u.spec()));
-        cmd.getHostConfig().withTmpFs(tmpfs(image, runAs)).withMounts(new ArrayList<>(outDir.mounts(spec.labels())));
+        List<com.github.dockerjava.api.model.Mount> mounts = new ArrayList<>(outDir.mounts(spec.labels()));
+        Map<String, String> tmpfs = tmpfs(image, runAs);
+        if (spec.workspace() != null) {
+            tmpfs.remove(config.workDir()); // a tmpfs is empty until the start: the workspace needs a volume
+            mounts.add(WorkspaceUpload.mount(config.workDir(), outDir, spec.labels()));
+        }
+        cmd.getHostConfig().withTmpFs(tmpfs).withMounts(mounts);
         return cmd;
     }
 

@@ -1,5 +1,6 @@
 package dev.sluice.container;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -13,6 +14,7 @@ import java.util.Map;
  * @param nanoCpus   CPU limit in billionths of a CPU, 0 for none
  * @param pids       process limit, 0 for none
  * @param runtime    the engine's runtime to run it under; {@code null} for the engine's default
+ * @param workspace  a plain tar on the worker's disk to place in the work area before the start, or {@code null}
  */
 public record ContainerSpec(
         String image,
@@ -25,4 +27,5 @@ public record ContainerSpec(
         long nanoCpus,
         long pids,
         String network,
-        String runtime) {}
+        String runtime,
+        Path workspace) {}

@@ -64,7 +64,7 @@ public final class EngineWarmUp {
     /** @param container a name no container has, nor can be given meanwhile */
     public void run(String container) {
         ContainerSpec spec = new ContainerSpec(
-                IMAGE, List.of("true"), Map.of(), null, true, Map.of(), 64L << 20, 0, 64, "none", null);
+                IMAGE, List.of("true"), Map.of(), null, true, Map.of(), 64L << 20, 0, 64, "none", null, null);
         refused(() -> runtime.image(IMAGE));
         // Should an image of that name exist after all, its container goes at once.
         refused(() -> runtime.remove(runtime.createCommand(

@@ -75,9 +75,19 @@ final class OutDirectory {
         if (!enabled) {
             return List.of();
         }
+        return List.of(
+                new Mount().withType(MountType.VOLUME).withTarget(parent).withVolumeOptions(volumeOptions(labels)));
+    }
+
+    /**
+     * A volume labelled as the container is, of {@code out-dir-size} where
+     * the engine bounds volumes: the out-directory's, and a workspace's work
+     * area (ADR 0060).
+     */
+    VolumeOptions volumeOptions(Map<String, String> labels) {
         VolumeOptions options = new VolumeOptions().withLabels(labels);
         quota.driver().ifPresent(options::withDriverConfig);
-        return List.of(new Mount().withType(MountType.VOLUME).withTarget(parent).withVolumeOptions(options));
+        return options;
     }
 
     /**

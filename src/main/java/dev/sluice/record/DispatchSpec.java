@@ -44,7 +44,16 @@ public record DispatchSpec(
         String callbackUrl,
         CallbackMode callbackMode,
         CallbackEncoding callbackEncoding,
-        Map<String, Object> metadata) {
+        Map<String, Object> metadata,
+        Workspace workspace) {
+
+    /**
+     * Where the dispatch's workspace comes from (ADR 0060), never its
+     * contents: files checked at intake and kept on the worker's disk under
+     * the dispatch's key ({@code kept}), and an archive the worker fetches
+     * when the dispatch starts. {@code null} for a dispatch without one.
+     */
+    public record Workspace(boolean kept, String archiveUrl, String archiveSha256) {}
 
     /** What a callback carries: the whole result, or its digest (docs/api.md, section 7.6). */
     public enum CallbackMode {
@@ -125,7 +134,8 @@ public record DispatchSpec(
                 callbackUrl,
                 callbackMode,
                 callbackEncoding,
-                metadata);
+                metadata,
+                workspace);
     }
 
     public boolean hasSecrets() {

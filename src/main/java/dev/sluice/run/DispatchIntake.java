@@ -73,6 +73,15 @@ public class DispatchIntake {
      * replays the one an earlier request with the same id made.
      */
     public Accepted accept(String tenant, String requestedId, DispatchSpec spec, String fingerprint) {
+        return accept(tenant, requestedId, spec, fingerprint, key -> {});
+    }
+
+    /**
+     * As {@link #accept(String, String, DispatchSpec, String)}, with {@code recorded} given the new dispatch's
+     * key once it is recorded and before it is queued: what it must find when it starts is put in place there.
+     */
+    public Accepted accept(
+            String tenant, String requestedId, DispatchSpec spec, String fingerprint, Consumer<String> recorded) {
         if (!images.allows(spec.image())) {
             throw new RequestRefused(
                     RequestRefused.Reason.IMAGE_NOT_ALLOWED,
@@ -99,6 +108,7 @@ public class DispatchIntake {
             scheduler.release(tenant, 1);
             return replay(find(id).orElseThrow(() -> conflict(id)), fingerprint);
         }
+        recorded.accept(id);
         queue(record);
         return new Accepted(queued(record), true);
     }

@@ -1,6 +1,7 @@
 package dev.sluice.run;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +36,8 @@ import dev.sluice.record.Ending;
 import dev.sluice.record.SecretVault;
 import dev.sluice.store.StoreException;
 import dev.sluice.worker.CrashPoint;
+import dev.sluice.workspace.WorkspaceRefused;
+import dev.sluice.workspace.Workspaces;
 
 /**
  * Drives one dispatch to a terminal state: create the container, attach,
@@ -63,6 +66,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     /** The labels every container of this worker carries: who runs it, and which store holds its record. */
     private final Map<String, String> ownerLabels;
 
+    private final Workspaces workspaces;
+
     DispatchRunner(
             ContainerRuntime runtime,
             AgentReports reports,
@@ -78,7 +83,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             OutputTap tap,
             Clock clock,
             String workerId,
-            String storeId) {
+            String storeId,
+            Workspaces workspaces) {
         this.runtime = runtime;
         this.reports = reports;
         this.artifacts = artifacts;
@@ -93,6 +99,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         this.tap = tap;
         this.clock = clock;
         this.ownerLabels = Map.of(Labels.WORKER_ID, workerId, Labels.STORE_ID, storeId);
+        this.workspaces = workspaces;
     }
 
     /**
@@ -129,9 +136,16 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 finisher.finish(withoutOutput(id, spec, Errors.SECRETS_UNAVAILABLE));
                 return DispatchScheduler.Outcome.DONE;
             }
-            String containerId;
+            Workspaces.Prepared workspace;
             try {
-                containerId = runtime.create(containerSpec(id, spec));
+                workspace = spec.workspace() == null ? null : workspaces.prepare(id, spec.workspace());
+            } catch (WorkspaceRefused e) {
+                finisher.finish(withoutOutput(id, spec, Errors.workspaceUnavailable(e.getMessage())));
+                return DispatchScheduler.Outcome.DONE;
+            }
+            String containerId;
+            try (workspace) {
+                containerId = runtime.create(containerSpec(id, spec, workspace == null ? null : workspace.tar()));
             } catch (ContainerException e) {
                 // A create that timed out was sent: the engine may still carry it out, and the dispatch has
                 // waited on the engine as long as it may (ADR 0016). It ends; repeating it could make a second
@@ -183,6 +197,15 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             if (container.created()) {
                 if (cancelRequested) {
                     finisher.finish(Ending.withoutOutput(id, spec, Dispatch.Status.CANCELLED, null, now()));
+                } else if (spec.workspace() != null) {
+                    // It may have stopped before its workspace was placed: placed again, as at the create.
+                    try (Workspaces.Prepared workspace = workspaces.prepare(id, spec.workspace())) {
+                        runtime.prepareAgain(containerId, workspace.tar());
+                    } catch (WorkspaceRefused e) {
+                        finisher.finish(withoutOutput(id, spec, Errors.workspaceUnavailable(e.getMessage())));
+                        return;
+                    }
+                    startAndCollect(id, spec, execution, containerId);
                 } else {
                     runtime.prepareAgain(containerId);
                     startAndCollect(id, spec, execution, containerId);
@@ -382,7 +405,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         return exited != null && exited.oomKilled() ? Errors.OUT_OF_MEMORY : null;
     }
 
-    private ContainerSpec containerSpec(String id, DispatchSpec spec) {
+    private ContainerSpec containerSpec(String id, DispatchSpec spec, Path workspace) {
         Map<String, String> env = new HashMap<>(spec.env());
         if (spec.secrets() != null) {
             env.putAll(spec.secrets());
@@ -398,7 +421,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 spec.nanoCpus(),
                 spec.pids(),
                 spec.network(),
-                spec.runtime());
+                spec.runtime(),
+                workspace);
     }
 
     private Map<String, String> labels(String id) {

@@ -99,7 +99,8 @@ class DispatchWarmUp {
                 null,
                 DispatchSpec.CallbackMode.FULL,
                 DispatchSpec.CallbackEncoding.IDENTITY,
-                Map.of("warmUp", true));
+                Map.of("warmUp", true),
+                null);
         Capture capture = new Capture(id, spec, SecretMasker.NONE);
         capture.stdout(OUTPUT, 0, OUTPUT.length);
         capture.stderr(OUTPUT, 0, OUTPUT.length);

@@ -34,6 +34,11 @@ final class Errors {
     static final DispatchResult.Error OUT_OF_MEMORY =
             new DispatchResult.Error("out_of_memory", "the container was killed for exceeding its memory limit");
 
+    /** The workspace could not be placed: its archive could not be fetched or was refused (ADR 0060). */
+    static DispatchResult.Error workspaceUnavailable(String why) {
+        return new DispatchResult.Error("workspace_unavailable", "the workspace could not be placed: " + why);
+    }
+
     /** The witness could not run the command: what an engine without it refuses at the start (ADR 0045). */
     static DispatchResult.Error execFailed(String why) {
         return new DispatchResult.Error(

@@ -37,6 +37,7 @@ import dev.sluice.summary.Summarizer;
 import dev.sluice.worker.Drain;
 import dev.sluice.worker.Worker;
 import dev.sluice.worker.WorkerConfig;
+import dev.sluice.workspace.Workspaces;
 import io.smallrye.common.annotation.Identifier;
 
 class RunProducer {
@@ -110,7 +111,8 @@ class RunProducer {
             LogHolding holding,
             Clock clock,
             Worker worker,
-            StoreIdentity store) {
+            StoreIdentity store,
+            Workspaces workspaces) {
         return new DispatchRunner(
                 runtime,
                 new AgentReports(runtime, (int) reportConfig.maxSize().asLongValue()),
@@ -126,7 +128,8 @@ class RunProducer {
                 tap,
                 clock,
                 worker.id(),
-                store.id());
+                store.id(),
+                workspaces);
     }
 
     @Produces

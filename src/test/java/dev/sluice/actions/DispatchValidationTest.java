@@ -157,7 +157,7 @@ class DispatchValidationTest {
 
     @org.junit.jupiter.api.Test
     void bodiesOverTheLimitAre413ProblemsChunkedOrNot() {
-        String huge = "{\"image\":\"x\",\"input\":\"" + "a".repeat(3 << 20) + "\"}";
+        String huge = "{\"image\":\"x\",\"input\":\"" + "a".repeat(13 << 20) + "\"}";
         String before = newest();
         Response declared = given().contentType(ContentType.JSON).body(huge).post("/v1/dispatches");
         declared.then().statusCode(413).contentType(Problem.MEDIA_TYPE);

@@ -49,6 +49,7 @@ class ContainerLogsIT {
                 0,
                 64,
                 "none",
+                null,
                 null));
         runtime.start(container);
         runtime.awaitExit(container);
@@ -131,6 +132,7 @@ class ContainerLogsIT {
                 0,
                 0,
                 "none",
+                null,
                 null));
         runtime.remove(gone);
         assertThatThrownBy(() -> logs.read(gone, true, 0, 0, 10, SecretMasker.NONE))

@@ -121,6 +121,7 @@ class ContainerOutputIT {
                 0,
                 256,
                 "none",
+                null,
                 null);
         String id = runtime.create(spec);
         try {

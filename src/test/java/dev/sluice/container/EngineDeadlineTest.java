@@ -194,7 +194,7 @@ class EngineDeadlineTest {
 
     private static ContainerSpec spec(String image) {
         return new ContainerSpec(
-                image, List.of("true"), Map.of(), null, false, Map.of(), 64L << 20, 0, 64, "none", null);
+                image, List.of("true"), Map.of(), null, false, Map.of(), 64L << 20, 0, 64, "none", null, null);
     }
 
     private static DockerConfig config(ScriptedEngine engine) {

@@ -49,6 +49,7 @@ class DispatchLoadIT {
     private static final int FAST_EXITING = HEAVY ? 200 : 50;
     /** Stdout of the huge dispatch: 256 MiB, 64 times its cap, for CI; a gibibyte with the heavy pack. */
     private static final long HUGE = HEAVY ? 1L << 30 : 256L << 20;
+
     private static final String THOUSAND_LINES;
 
     static {
@@ -100,8 +101,8 @@ class DispatchLoadIT {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long before = usedAfterGc(memory);
 
-        Map<String, Object> body = new HashMap<>(
-                script("line=$(head -c 1023 /dev/zero | tr '\\000' x); yes \"$line\" | head -c " + HUGE));
+        Map<String, Object> body =
+                new HashMap<>(script("line=$(head -c 1023 /dev/zero | tr '\\000' x); yes \"$line\" | head -c " + HUGE));
         ExpectedStream printed = ExpectedStream.repeatedLine("x".repeat(1023), HUGE);
         body.put("timeout", "PT5M");
         String id = submit(body);
@@ -118,8 +119,8 @@ class DispatchLoadIT {
         assertThat(r.getString("result.stdout").length()).isEqualTo((int) kept); // all ASCII
         assertThat(r.getString("result.stdout"))
                 .contains("[... sluice " + r.getString("result.stdoutOverflow.nonce") + ": ")
-                .contains(
-                        " of " + HUGE + " bytes of stdout omitted; full log: /v1/dispatches/" + id + "/logs/stdout ...]");
+                .contains(" of " + HUGE + " bytes of stdout omitted; full log: /v1/dispatches/" + id
+                        + "/logs/stdout ...]");
         // The default rotation budget keeps up to a gibibyte of 1 KiB lines whole (ADR 0032), and the worker checked.
         assertThat(r.getBoolean("result.logs.possiblyRotated")).isFalse();
         assertThat(r.getLong("result.logs.availableFrom.stdout")).isZero();

@@ -70,7 +70,8 @@ class JsonDocumentsTest {
                 null,
                 s.callbackMode(),
                 s.callbackEncoding(),
-                s.metadata());
+                s.metadata(),
+                s.workspace());
     }
 
     private static String document() {

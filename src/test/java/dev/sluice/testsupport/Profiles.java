@@ -63,6 +63,21 @@ public final class Profiles {
         }
     }
 
+    /** Workspaces of at most 4 MiB and 3000 entries; archives from the test's HTTPS server on loopback. */
+    public static final class Workspace implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "sluice.workspace.max-bytes", "4M",
+                    "sluice.workspace.max-entries", "3000",
+                    "sluice.workspace.allowed-hosts", "127.0.0.1",
+                    "sluice.workspace.fetch-timeout", "10s",
+                    "sluice.data-dir", "./target/workspace-it",
+                    "sluice.workspace.trust-certificates",
+                            ArchiveServer.shared().certificate().toString());
+        }
+    }
+
     /** One container at a time, two waiting. */
     public static final class SmallCapacity implements QuarkusTestProfile {
         @Override

@@ -51,7 +51,8 @@ public final class StoreFixtures {
                 callbackUrl,
                 DispatchSpec.CallbackMode.FULL,
                 DispatchSpec.CallbackEncoding.IDENTITY,
-                Map.of("task", "review-42", "attempt", 2));
+                Map.of("task", "review-42", "attempt", 2),
+                null);
     }
 
     public static DispatchSummary summary(DispatchResult result) {

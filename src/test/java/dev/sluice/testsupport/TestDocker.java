@@ -158,6 +158,7 @@ public final class TestDocker {
                 0,
                 64,
                 "none",
+                null,
                 null);
     }
 

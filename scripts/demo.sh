@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole loop in under a minute: a worker, a callback receiver that checks
-# signatures, a dispatch whose output is cut, the signed callback printed, and
-# the full log read back by byte range. Everything it starts is stopped again
+# signatures, a dispatch whose output is cut, the signed callback printed, the
+# full log read back by byte range, and an agent handed a workspace. Everything it starts is stopped again
 # and nothing is left behind but the agent image.
 #
 # Usage: scripts/demo.sh        (ports 18080, 18081 and 18082; override with
@@ -96,5 +96,26 @@ step "the whole stdout stays in the runtime: bytes 0-39, and where they sit"
 curl -fsS -D "$work/headers" "$worker/v1/dispatches/$id/logs/stdout?offset=0&limit=40"
 echo
 grep -i '^sluice-log' "$work/headers"
+
+step "handing an agent a workspace: a brief and a file to change, in its working directory"
+cat <<JSON | tee "$work/workspace.json"
+{
+  "id": "$id-fix",
+  "image": "sluice-agent:test",
+  "command": ["sh", "-c", "cat BRIEF.md; sed -i s/TODO/done/ src/main.sh; find . -type f | sort | xargs sha256sum"],
+  "workspace": { "files": [
+    { "path": "BRIEF.md", "content": "Replace the TODO in src/main.sh.\\n" },
+    { "path": "src/main.sh", "content": "#!/bin/sh\\necho TODO\\n", "mode": "0755" }
+  ] }
+}
+JSON
+curl -fsS -X POST "$worker/v1/dispatches" -H 'Content-Type: application/json' \
+  -d @"$work/workspace.json" -o /dev/null -w 'HTTP %{http_code}\n'
+for _ in $(seq 1 300); do
+  curl -fsS "$worker/v1/dispatches/$id-fix" -o "$work/fix.json"
+  grep -Eq '"status":"(succeeded|failed|timed_out|cancelled|error)"' "$work/fix.json" && break
+  sleep 0.1
+done
+cat "$work/fix.json"; echo
 
 step "done: stopping the worker (it drains first) and the receiver"

@@ -24,7 +24,7 @@ import dev.sluice.testsupport.Program;
 /**
  * scripts/demo.sh, the newcomer's tour, run as the README gives it: worker,
  * verifying receiver, a cut dispatch, its signed callback, a byte range read
- * back. And the demo's receiver believes only a valid signature.
+ * back, and an agent that changes a file of the workspace it was handed. And the demo's receiver believes only a valid signature.
  */
 class DemoIT {
 
@@ -49,6 +49,10 @@ class DemoIT {
                 .contains("bytes of stdout omitted; full log: /v1/dispatches/demo-")
                 .contains("reviewing: pull request 42\n1\n2\n")
                 .contains("Sluice-Log-Next-Offset: 40")
+                // The agent read its brief, changed its file, and listed the workspace with checksums.
+                .contains("\"stdout\":\"Replace the TODO in src/main.sh.\\n"
+                        + "874381198d6628f79ebaae31d78a623406a243d5eca3069848f743b5cee4ce96  ./BRIEF.md\\n"
+                        + "f68d272bfda2a8a3972c6e3645caf025285454a20e044ba03404ac864c07c103  ./src/main.sh\\n\"")
                 .doesNotContain("REFUSED");
     }
 

@@ -65,6 +65,7 @@ public final class StoredDispatches {
                 0,
                 null,
                 "img:1",
+                null,
                 finishedAt.minusSeconds(4),
                 finishedAt,
                 4000L,

@@ -73,8 +73,10 @@ public interface ImagesConfig {
     /** The credentials of one registry. */
     interface Registry {
 
+        /** The user name a pull from this registry host authenticates as. */
         String username();
 
+        /** Its password or token; sent to the engine with the pull alone, never logged. */
         String password();
     }
 }

@@ -70,9 +70,10 @@ final class ImageResolver {
             return new Pull(pulls.pull(name));
         }
         String digest = name.digestIn(facts.get().repoDigests()).orElse(null);
-        // Held under the repository asked for, it is what was allowed; held only under others (tagged by hand
-        // from elsewhere), one of those must be allowed.
-        if (digest == null && !allowed.allowsResolved(facts.get().repoDigests())) {
+        // What a pull brought must be of the repository asked for, or of one the allow-list allows. An image
+        // the operator put on the engine is not judged by where it was pushed to since: a local build pushed
+        // to a registry carries that registry's digest, not its own name's.
+        if (pulledForIt && digest == null && !allowed.allowsResolved(facts.get().repoDigests())) {
             throw new Refused(
                     Errors.resolvedNotAllowed(spec.image(), facts.get().repoDigests()), digest);
         }

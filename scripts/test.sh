@@ -11,8 +11,9 @@
 #                            a run that has just passed them (.ci/run).
 #
 # The whole suite brings up what it needs first: a Docker engine
-# and the test agent image (scripts/docker-engine.sh), gVisor's runsc as a
-# runtime of that engine (scripts/runsc.sh), a PostgreSQL server
+# and the test agent image (scripts/docker-engine.sh), a test registry holding
+# that image (scripts/registry.sh), gVisor's runsc as a runtime of that engine
+# (scripts/runsc.sh), a PostgreSQL server
 # (scripts/postgres.sh), and the Node packages that check manifests and
 # callbacks with other ecosystems' tools (src/test/node). The JVM image test
 # (ImageIT) builds the image with scripts/jvm-image.sh, which installs
@@ -42,6 +43,8 @@ if [ "$lane" = fast ]; then
 fi
 
 scripts/docker-engine.sh
+# The registry the pull tests pull from (ImagePullIT): loopback, TLS, a password.
+scripts/registry.sh
 scripts/runsc.sh
 scripts/postgres.sh >/dev/null
 

@@ -29,11 +29,18 @@ public record DispatchRequest(
 
         @Schema(
                 required = true,
-                description = "an image already on the worker's engine (Sluice never pulls), allowed by "
-                        + "sluice.images.allowed (otherwise 403)",
+                description = "the image: name[:tag] or name@sha256:<digest>, pulled from its registry as "
+                        + "imagePullPolicy says (section 3.6), allowed by sluice.images.allowed (otherwise 403)",
                 maxLength = 512,
                 examples = "sluice-agent:test")
         String image,
+
+        @Schema(
+                description = "when the image is pulled: never, if-not-present or always; by default, and at "
+                        + "most, the worker's sluice.images.pull-policy (if-not-present) in that order (section 3.6)",
+                enumeration = {"never", "if-not-present", "always"})
+        @JsonInclude(JsonInclude.Include.NON_NULL) // absent, it leaves the idempotency fingerprint as before
+        String imagePullPolicy,
 
         @Schema(description = "replaces the image's command (its entrypoint stays); no NUL characters")
         List<String> command,

@@ -21,7 +21,9 @@ import dev.sluice.output.OutputFormat;
 import dev.sluice.record.DispatchConfig;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.OutputCaps;
+import dev.sluice.record.PullPolicy;
 import dev.sluice.record.SecretsConfig;
+import dev.sluice.run.ImagesConfig;
 import dev.sluice.store.Keys;
 
 /**
@@ -53,6 +55,7 @@ public final class DispatchRequestValidator {
     private final ObjectMapper json;
     private final SecretsConfig secrets;
     private final ContainerConfig runtimes;
+    private final PullPolicy pullPolicy;
 
     @Inject
     DispatchRequestValidator(
@@ -61,13 +64,15 @@ public final class DispatchRequestValidator {
             CallbackService callbacks,
             ObjectMapper json,
             SecretsConfig secrets,
-            ContainerConfig runtimes) {
+            ContainerConfig runtimes,
+            ImagesConfig images) {
         this.limits = limits;
         this.caps = caps;
         this.callbacks = callbacks;
         this.json = json;
         this.secrets = secrets;
         this.runtimes = runtimes;
+        this.pullPolicy = images.pullPolicy();
     }
 
     /** The spec for a valid request; otherwise a 422 naming each bad field. */
@@ -115,6 +120,7 @@ public final class DispatchRequestValidator {
         } else if (!ImageReference.isValid(r.image())) {
             errors.add(Problem.FieldError.of("image", "is not a valid image reference"));
         }
+        PullPolicy imagePullPolicy = PullPolicies.narrowed(r.imagePullPolicy(), pullPolicy, errors);
         checkCommand(r.command(), errors);
         checkVariables("env", r.env(), errors);
         checkVariables("secrets", r.secrets(), errors);
@@ -177,6 +183,7 @@ public final class DispatchRequestValidator {
         Map<String, String> secrets = r.secrets() == null ? Map.of() : Map.copyOf(r.secrets());
         return new DispatchSpec(
                 r.image(),
+                imagePullPolicy,
                 r.command() == null ? List.of() : List.copyOf(r.command()),
                 r.env() == null ? Map.of() : new LinkedHashMap<>(r.env()),
                 secrets,

@@ -39,6 +39,7 @@ public final class Fingerprint {
         DispatchRequest withoutValues = new DispatchRequest(
                 request.id(),
                 request.image(),
+                request.imagePullPolicy(),
                 request.command(),
                 request.env(),
                 request.secrets() == null ? null : secretNames,

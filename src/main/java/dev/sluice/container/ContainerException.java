@@ -14,6 +14,8 @@ public final class ContainerException extends RuntimeException {
     /** Why a call failed; {@link #code()} is what results and problem details show. */
     public enum Reason {
         IMAGE_NOT_FOUND("image_not_found"),
+        /** The engine could not pull the image (ADR 0059); the message starts with a {@link PullFailure}'s words. */
+        IMAGE_PULL_FAILED("image_pull_failed"),
         NOT_FOUND("container_not_found"),
         CONFLICT("container_conflict"),
         ENGINE_UNAVAILABLE("docker_unavailable"),

@@ -73,7 +73,14 @@ public class ContainerRuntime implements ContainerInventory {
      * not, the container is removed and the create fails (ADR 0047).
      */
     public String create(ContainerSpec spec) {
-        ImageFacts image = image(spec.image());
+        return create(spec, image(spec.image()));
+    }
+
+    /**
+     * {@link #create(ContainerSpec)} of an image already inspected by {@link #findImage}: a dispatch
+     * inspects its image once, to know whether to pull it and which digest runs (ADR 0059).
+     */
+    public String create(ContainerSpec spec, ImageFacts image) {
         Optional<ContainerUser.RunAs> runAs = runAs(spec, image);
         String id = createContainer(spec, image, runAs, true);
         try {
@@ -258,13 +265,21 @@ public class ContainerRuntime implements ContainerInventory {
 
     /**
      * What the image says of how it runs: its id, its user, its entrypoint and
-     * command, and the paths it declares volumes at.
+     * command, and the paths it declares volumes at; and where it came from:
+     * the {@code repository@sha256:...} content digests the engine holds for it,
+     * none for an image loaded by hand.
      */
-    record ImageFacts(String id, String user, List<String> entrypoint, List<String> cmd, List<String> volumes) {
+    public record ImageFacts(
+            String id,
+            String user,
+            List<String> entrypoint,
+            List<String> cmd,
+            List<String> volumes,
+            List<String> repoDigests) {
 
         /** An image that says nothing, for the warm-up. */
         static ImageFacts none() {
-            return new ImageFacts("", "", List.of(), List.of(), List.of());
+            return new ImageFacts("", "", List.of(), List.of(), List.of(), List.of());
         }
 
         /** The command the engine would run: the entrypoint, then {@code command} or else the image's own. */
@@ -276,21 +291,28 @@ public class ContainerRuntime implements ContainerInventory {
     }
 
     ImageFacts image(String image) {
+        return findImage(image)
+                .orElseThrow(() -> new ContainerException(
+                        ContainerException.Reason.IMAGE_NOT_FOUND, "image " + image + " is not present on the engine"));
+    }
+
+    /** The image as the engine holds it; empty when it holds none by that reference. One call to the engine. */
+    public Optional<ImageFacts> findImage(String image) {
         try {
             var inspected = clients.control().inspectImageCmd(image).exec();
             var config = inspected.getConfig();
             String user = config == null ? null : config.getUser();
-            return new ImageFacts(
+            return Optional.of(new ImageFacts(
                     inspected.getId() == null ? image : inspected.getId(),
                     user == null ? "" : user,
                     config == null ? List.of() : list(config.getEntrypoint()),
                     config == null ? List.of() : list(config.getCmd()),
                     config == null || config.getVolumes() == null
                             ? List.of()
-                            : List.copyOf(config.getVolumes().keySet()));
+                            : List.copyOf(config.getVolumes().keySet()),
+                    inspected.getRepoDigests() == null ? List.of() : List.copyOf(inspected.getRepoDigests())));
         } catch (NotFoundException e) {
-            throw new ContainerException(
-                    ContainerException.Reason.IMAGE_NOT_FOUND, "image " + image + " is not present on the engine");
+            return Optional.empty();
         } catch (RuntimeException e) {
             throw ContainerException.from("inspect image", e);
         }

@@ -47,6 +47,9 @@ public final class DockerClients implements AutoCloseable {
     private final DockerClient streaming;
     private final ExecutorService attachThreads;
     private final Duration callTimeout;
+    private final Duration connectTimeout;
+    private final Consumer<EngineCall> observed;
+    private final SharedMapper shared;
 
     private DockerClients(DockerClientConfig clientConfig, DockerConfig config, Consumer<EngineCall> observed) {
         this.host = clientConfig.getDockerHost();
@@ -62,11 +65,25 @@ public final class DockerClients implements AutoCloseable {
         // One mapper of requests and answers for both clients (docker-java would give each a copy of its own),
         // so what the warm-up prepares in it serves every call.
         this.answers = clientConfig.getObjectMapper();
-        SharedMapper shared = new SharedMapper(clientConfig, answers);
+        this.shared = new SharedMapper(clientConfig, answers);
         this.control = DockerClientImpl.getInstance(shared, controlHttp);
         this.streaming = DockerClientImpl.getInstance(shared, streamingHttp);
         this.attachThreads = Executors.newCachedThreadPool(Threads.named("docker-attach-"));
         this.callTimeout = config.callTimeout();
+        this.connectTimeout = config.connectTimeout();
+        this.observed = observed;
+    }
+
+    /**
+     * A client whose every call, its answer's body included, ends within
+     * {@code timeout}, and whose timeouts are not the engine's: a pull waits
+     * on a registry, and a slow registry must not make the engine look wedged
+     * to readiness (ADR 0059).
+     */
+    DockerClient bounded(Duration timeout) {
+        EngineHttpClient http = new EngineHttpClient(
+                host, connectTimeout, timeout, EngineHttpClient.Scope.WHOLE_CALL, deadlines, null, observed);
+        return DockerClientImpl.getInstance(shared, http);
     }
 
     private EngineHttpClient http(
@@ -190,9 +207,14 @@ public final class DockerClients implements AutoCloseable {
             return config.getRegistryUrl();
         }
 
+        /**
+         * None: docker-java would otherwise send the credentials of the worker's own
+         * {@code ~/.docker/config.json} with a pull. A pull carries only those the worker
+         * was configured with (ADR 0059).
+         */
         @Override
         public AuthConfig effectiveAuthConfig(String imageName) {
-            return config.effectiveAuthConfig(imageName);
+            return new AuthConfig();
         }
 
         @Override

@@ -55,6 +55,12 @@ public record EngineCall(String operation, Outcome outcome, Duration took) {
         if (p.startsWith("/images/") && p.endsWith("/json")) {
             return "inspect_image";
         }
+        if (method.equals("POST") && p.equals("/images/create")) {
+            return "pull";
+        }
+        if (method.equals("DELETE") && p.startsWith("/images/")) {
+            return "remove_image";
+        }
         Matcher action = CONTAINER_ACTION.matcher(p);
         if (action.matches()) {
             return CONTAINER_ACTIONS.getOrDefault(action.group(1), "other");

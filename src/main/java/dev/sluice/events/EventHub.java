@@ -23,6 +23,8 @@ import dev.sluice.output.SecretMasker;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchAccepted;
 import dev.sluice.record.DispatchFinished;
+import dev.sluice.record.DispatchKey;
+import dev.sluice.record.DispatchPulling;
 import dev.sluice.record.DispatchQueries;
 import dev.sluice.record.DispatchStateChanged;
 import dev.sluice.run.OutputTap;
@@ -104,6 +106,29 @@ public class EventHub implements OutputTap {
 
     void finished(@Observes DispatchFinished event) {
         changed(event.dispatchId(), event.status());
+    }
+
+    /** A dispatch waits for its image to be pulled (ADR 0059): its own stream says so, once per pull it waits for. */
+    void pulling(@Observes DispatchPulling event) {
+        if (channels.containsKey(event.dispatchId())) {
+            post(() -> publishPulling(event));
+        }
+    }
+
+    private void publishPulling(DispatchPulling event) {
+        Channel channel = channels.get(event.dispatchId());
+        if (channel == null) {
+            return;
+        }
+        EventMessage message = new EventMessage(
+                "pulling",
+                null,
+                "{\"id\":" + Json.string(DispatchKey.idOf(event.dispatchId())) + ",\"image\":"
+                        + Json.string(event.image()) + "}");
+        for (Subscriber s : channel.subscribers()) {
+            s.notice(message);
+            flush(s);
+        }
     }
 
     private void changed(String dispatchId, Dispatch.Status status) {

@@ -130,6 +130,21 @@ final class Subscriber {
         }
     }
 
+    /**
+     * An event of the dispatch that is not a state ({@code pulling}): sent in
+     * its turn among the states, without an id, and not after the end.
+     */
+    synchronized void notice(EventMessage message) {
+        if (ended || terminal != null) {
+            return;
+        }
+        if (waiting.size() >= MAX_WAITING) {
+            missedStates++;
+        } else {
+            waiting.add(message);
+        }
+    }
+
     /** Adds a share of the rate to the budget, which never holds more than a second's worth. */
     void refill(long bytes) {
         budget = Math.min(rate, budget + bytes);

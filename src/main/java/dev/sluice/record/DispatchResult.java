@@ -42,6 +42,7 @@ import dev.sluice.summary.WorkerSummary;
     "exitCode",
     "error",
     "image",
+    "imageDigest",
     "runtime",
     "startedAt",
     "finishedAt",
@@ -97,6 +98,15 @@ public record DispatchResult(
 
         @Schema(required = true, description = "the image as requested")
         String image,
+
+        @Schema(
+                required = true,
+                nullable = true,
+                pattern = "^sha256:[0-9a-f]{64}$",
+                description = "the content digest of the image that ran (or was to run), of the requested "
+                        + "repository, also when a tag was asked for; null when the image never resolved, or the "
+                        + "engine holds no digest for it (an image loaded by hand) (section 7)")
+        String imageDigest,
 
         @Schema(
                 required = true,

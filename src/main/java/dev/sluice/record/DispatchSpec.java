@@ -17,12 +17,15 @@ import dev.sluice.output.OutputFormat;
  * needs to start it. Stored as JSON without {@link #secrets()}, whose values
  * live only in memory; {@link #secretNames()} records that they existed.
  * Specs stored before output formats existed have {@code null} formats and
- * projection: their streams are text ({@link #format(boolean)}).
+ * projection: their streams are text ({@link #format(boolean)}); those stored
+ * before pulls existed have a {@code null} {@link #imagePullPolicy()}: their
+ * images were never pulled ({@link #pullPolicy()}).
  *
  * @param runtime the engine's runtime the dispatch asked for; {@code null} for the engine's default
  */
 public record DispatchSpec(
         String image,
+        PullPolicy imagePullPolicy,
         List<String> command,
         Map<String, String> env,
         @JsonIgnore Map<String, String> secrets,
@@ -91,6 +94,11 @@ public record DispatchSpec(
         }
     }
 
+    /** The policy this dispatch's image is pulled by; a spec stored before pulls existed never pulls. */
+    public PullPolicy pullPolicy() {
+        return imagePullPolicy == null ? PullPolicy.NEVER : imagePullPolicy;
+    }
+
     /** Specs stored before the mode existed have none: they send the whole result. */
     public boolean sendsDigest() {
         return callbackMode == CallbackMode.DIGEST;
@@ -113,6 +121,7 @@ public record DispatchSpec(
     public DispatchSpec withSecrets(Map<String, String> values) {
         return new DispatchSpec(
                 image,
+                imagePullPolicy,
                 command,
                 env,
                 values,

@@ -17,9 +17,16 @@ import dev.sluice.summary.WorkerSummary;
  * unsaid is the one of a dispatch that never ran.
  *
  * @param workerSummary a generated summary of the output, when a summarizer made one
+ * @param imageDigest   the content digest of the image that ran, once it resolved (ADR 0059); else null
  */
 public record Ending(
-        String id, DispatchSpec spec, Outcome outcome, Output output, Handover handover, WorkerSummary workerSummary) {
+        String id,
+        DispatchSpec spec,
+        Outcome outcome,
+        Output output,
+        Handover handover,
+        WorkerSummary workerSummary,
+        String imageDigest) {
 
     /**
      * How it ended, and when.
@@ -86,8 +93,13 @@ public record Ending(
         return of(id, spec).ended(status, null, error).ran(null, finishedAt).build();
     }
 
+    /** This ending, of the image with content digest {@code digest} (null when it has none). */
+    public Ending withImageDigest(String digest) {
+        return new Ending(id, spec, outcome, output, handover, workerSummary, digest);
+    }
+
     public Ending withSummary(WorkerSummary summary) {
-        return new Ending(id, spec, outcome, output, handover, summary);
+        return new Ending(id, spec, outcome, output, handover, summary, imageDigest);
     }
 
     /** Builds an {@link Ending}; the output and the handover are none unless given. */
@@ -148,7 +160,7 @@ public record Ending(
                     startedAt,
                     Objects.requireNonNull(finishedAt, "finishedAt"),
                     runtime);
-            return new Ending(id, spec, outcome, output, handover, null);
+            return new Ending(id, spec, outcome, output, handover, null, null);
         }
     }
 
@@ -164,6 +176,7 @@ public record Ending(
                 outcome.exitCode(),
                 outcome.error(),
                 spec.image(),
+                imageDigest,
                 outcome.runtime(),
                 outcome.startedAt(),
                 outcome.finishedAt(),

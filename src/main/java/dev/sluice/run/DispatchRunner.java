@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
 
@@ -18,6 +19,7 @@ import dev.sluice.container.ContainerLogs;
 import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.ContainerSpec;
 import dev.sluice.container.ContainerState;
+import dev.sluice.container.ImageName;
 import dev.sluice.container.Labels;
 import dev.sluice.container.OutFile;
 import dev.sluice.container.OutputSink;
@@ -28,6 +30,7 @@ import dev.sluice.output.SecretMasker;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchLinks;
+import dev.sluice.record.DispatchPulling;
 import dev.sluice.record.DispatchResult;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.DispatchStore;
@@ -51,6 +54,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private static final Logger LOG = Logger.getLogger(DispatchRunner.class);
 
     private final ContainerRuntime runtime;
+    private final ImageResolver images;
+    private final Consumer<DispatchPulling> pulling;
     private final AgentReports reports;
     private final ArtifactCollection artifacts;
     private final ContainerLogs logs;
@@ -70,6 +75,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
 
     DispatchRunner(
             ContainerRuntime runtime,
+            ImageResolver images,
+            Consumer<DispatchPulling> pulling,
             AgentReports reports,
             ArtifactCollection artifacts,
             ContainerLogs logs,
@@ -86,6 +93,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             String storeId,
             Workspaces workspaces) {
         this.runtime = runtime;
+        this.images = images;
+        this.pulling = pulling;
         this.reports = reports;
         this.artifacts = artifacts;
         this.logs = logs;
@@ -120,7 +129,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 LOG.error("its record is gone: nothing to run");
                 return DispatchScheduler.Outcome.DONE;
             }
-            return run(id, spec.withSecrets(queued.secrets()), execution);
+            return run(id, spec.withSecrets(queued.secrets()), execution, queued);
         } catch (RuntimeException e) {
             // Without its request there is no result to build: the record stays for reconciliation.
             LOG.error(
@@ -130,22 +139,38 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         }
     }
 
-    private DispatchScheduler.Outcome run(String id, DispatchSpec spec, Execution execution) {
+    private DispatchScheduler.Outcome run(
+            String id, DispatchSpec spec, Execution execution, DispatchScheduler.Queued queued) {
         try {
             if (spec.secretsMissing()) {
                 finisher.finish(withoutOutput(id, spec, Errors.SECRETS_UNAVAILABLE));
                 return DispatchScheduler.Outcome.DONE;
             }
-            Workspaces.Prepared workspace;
-            try {
-                workspace = spec.workspace() == null ? null : workspaces.prepare(id, spec.workspace());
-            } catch (WorkspaceRefused e) {
-                finisher.finish(withoutOutput(id, spec, Errors.workspaceUnavailable(e.getMessage())));
+            if (queued.pullFailure() != null) {
+                finisher.finish(withoutOutput(id, spec, pullFailed(queued.pullFailure())));
                 return DispatchScheduler.Outcome.DONE;
             }
             String containerId;
-            try (workspace) {
-                containerId = runtime.create(containerSpec(id, spec, workspace == null ? null : workspace.tar()));
+            try {
+                ImageResolver.Resolution image = images.resolve(spec, queued.imagePulled());
+                if (image instanceof ImageResolver.Pull pull) {
+                    return awaitPull(id, spec, pull);
+                }
+                ImageResolver.Ready ready = (ImageResolver.Ready) image;
+                execution.imageResolved(ready.digest());
+                // After the pull: an archive fetched for a dispatch that goes back to wait for its image is wasted.
+                try (Workspaces.Prepared workspace =
+                        spec.workspace() == null ? null : workspaces.prepare(id, spec.workspace())) {
+                    containerId = runtime.create(
+                            containerSpec(id, spec, workspace == null ? null : workspace.tar()), ready.facts());
+                }
+            } catch (ImageResolver.Refused e) {
+                finisher.finish(withoutOutput(id, spec, e.error).withImageDigest(e.digest));
+                return DispatchScheduler.Outcome.DONE;
+            } catch (WorkspaceRefused e) {
+                finisher.finish(withoutOutput(id, spec, Errors.workspaceUnavailable(e.getMessage()))
+                        .withImageDigest(execution.imageDigest()));
+                return DispatchScheduler.Outcome.DONE;
             } catch (ContainerException e) {
                 // A create that timed out was sent: the engine may still carry it out, and the dispatch has
                 // waited on the engine as long as it may (ADR 0016). It ends; repeating it could make a second
@@ -158,7 +183,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                             vault.maskerFor(id).mask(e.getMessage()));
                     return DispatchScheduler.Outcome.REQUEUE;
                 }
-                finisher.finish(withoutOutput(id, spec, Errors.of(e)));
+                finisher.finish(withoutOutput(id, spec, Errors.of(e)).withImageDigest(execution.imageDigest()));
                 return DispatchScheduler.Outcome.DONE;
             }
             execution.containerCreated(containerId);
@@ -171,6 +196,24 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             failed(id, spec, e);
         }
         return DispatchScheduler.Outcome.DONE;
+    }
+
+    /**
+     * Back to the queue while its image is pulled, holding no slot (ADR 0059);
+     * a dispatch cancelled meanwhile is left to its cancellation.
+     */
+    private DispatchScheduler.Outcome awaitPull(String id, DispatchSpec spec, ImageResolver.Pull pull) {
+        if (!transitions.markQueuedAgain(id)) {
+            return DispatchScheduler.Outcome.DONE;
+        }
+        LOG.infof("waiting for image %s to be pulled", spec.image());
+        pulling.accept(new DispatchPulling(id, spec.image()));
+        return DispatchScheduler.Outcome.awaitImage(pull.pull());
+    }
+
+    /** Why the pull it waited for failed; only the engine's classified words, never a credential (ADR 0059). */
+    private static DispatchResult.Error pullFailed(RuntimeException failure) {
+        return failure instanceof ContainerException e ? Errors.of(e) : Errors.WORKER_ERROR;
     }
 
     /**
@@ -189,6 +232,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         try {
             LOG.infof("taking over container %.12s", containerId);
             execution.containerCreated(containerId);
+            execution.imageResolved(digestOf(spec));
             ContainerState container = runtime.inspect(containerId).orElse(null);
             if (container == null) {
                 finisher.finish(withoutOutput(id, spec, Errors.CONTAINER_LOST));
@@ -237,7 +281,17 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 LOG.warnf("the runtime log could not be read whole (%s)", end.readFailure());
             }
             Execution.StopReason stop = cancelRequested ? Execution.StopReason.CANCEL : execution.stopReason();
-            finishCaptured(id, spec, stop, exitCode, containerId, startedAt, finishedAt, capture, true);
+            finishCaptured(
+                    id,
+                    spec,
+                    stop,
+                    exitCode,
+                    containerId,
+                    startedAt,
+                    finishedAt,
+                    capture,
+                    true,
+                    execution.imageDigest());
         } catch (StoreException e) {
             LOG.error("store failed, left for reconciliation", e);
         } catch (ContainerException e) {
@@ -245,6 +299,17 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             finishQuietly(withoutOutput(id, spec, Errors.of(e)));
         } catch (RuntimeException e) {
             failed(id, spec, e);
+        }
+    }
+
+    /** The content digest of a taken-over dispatch's image, as the engine holds it now; null when unknown. */
+    private String digestOf(DispatchSpec spec) {
+        try {
+            return runtime.findImage(spec.image())
+                    .flatMap(f -> ImageName.parse(spec.image()).digestIn(f.repoDigests()))
+                    .orElse(null);
+        } catch (ContainerException e) {
+            return null;
         }
     }
 
@@ -257,7 +322,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             attachStartAndCollect(id, spec, execution, containerId);
         } catch (ContainerException e) {
             execution.finished();
-            finisher.finish(withoutOutput(id, spec, Errors.of(e)));
+            finisher.finish(withoutOutput(id, spec, Errors.of(e)).withImageDigest(execution.imageDigest()));
         }
     }
 
@@ -295,7 +360,16 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             recovered = true;
         }
         finishCaptured(
-                id, spec, execution.stopReason(), exitCode, containerId, startedAt, finishedAt, capture, recovered);
+                id,
+                spec,
+                execution.stopReason(),
+                exitCode,
+                containerId,
+                startedAt,
+                finishedAt,
+                capture,
+                recovered,
+                execution.imageDigest());
     }
 
     /**
@@ -317,7 +391,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             Instant startedAt,
             Instant finishedAt,
             Capture capture,
-            boolean recovered) {
+            boolean recovered,
+            String imageDigest) {
         CrashPoint.AFTER_EXIT.reached();
         OutFile reportFile = reports.file(containerId);
         SecretMasker masker = vault.maskerFor(id);
@@ -351,7 +426,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     .under(exited == null ? null : exited.runtime())
                     .output(new Ending.Output(stdout, stderr, availableFrom, recovered, capture.nonce()))
                     .handover(reports.reading(reportFile, stdout.text(), masker), kept)
-                    .build());
+                    .build()
+                    .withImageDigest(imageDigest));
         });
     }
 

@@ -3,10 +3,12 @@ package dev.sluice.run;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.function.BooleanSupplier;
@@ -29,11 +31,36 @@ import dev.sluice.worker.Drain;
  */
 final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
 
-    /** A dispatch waiting for a slot: its id, its tenant, since when, and its secrets (which the store never holds). */
-    record Queued(String id, String tenant, Instant queuedAt, Map<String, String> secrets) {
+    /**
+     * A dispatch waiting for a slot: its id, its tenant, since when, and its secrets (which the store never holds);
+     * and once it waited for its image to be pulled (ADR 0059), that the pull is done, or why it failed.
+     */
+    record Queued(
+            String id,
+            String tenant,
+            Instant queuedAt,
+            Map<String, String> secrets,
+            boolean imagePulled,
+            RuntimeException pullFailure) {
 
         static Queued of(String id, Instant queuedAt, Map<String, String> secrets) {
-            return new Queued(id, DispatchKey.tenantOf(id), queuedAt, secrets == null ? Map.of() : Map.copyOf(secrets));
+            return new Queued(
+                    id,
+                    DispatchKey.tenantOf(id),
+                    queuedAt,
+                    secrets == null ? Map.of() : Map.copyOf(secrets),
+                    false,
+                    null);
+        }
+
+        /** This dispatch, its image's pull ended: done, or failed with {@code failure}. */
+        Queued pulled(Throwable failure) {
+            RuntimeException why = failure == null
+                    ? null
+                    : failure instanceof RuntimeException r
+                            ? r
+                            : failure.getCause() instanceof RuntimeException c ? c : new IllegalStateException(failure);
+            return new Queued(id, tenant, queuedAt, secrets, true, why);
         }
 
         /** Without the secrets' values, should it ever be logged. */
@@ -68,11 +95,25 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
     }
 
     /** What the scheduler should do with a dispatch once its runner returns. */
-    enum Outcome {
+    static final class Outcome {
         /** Terminal, or left for reconciliation: the slot is free. */
-        DONE,
+        static final Outcome DONE = new Outcome(null);
         /** The engine was unreachable before anything was created: queue it again, first in line. */
-        REQUEUE
+        static final Outcome REQUEUE = new Outcome(null);
+
+        private final CompletionStage<?> image;
+
+        private Outcome(CompletionStage<?> image) {
+            this.image = image;
+        }
+
+        /**
+         * Its image is being pulled: it waits first in line, without a slot, and is
+         * offered one once {@code pull} has ended, however it ended (ADR 0059).
+         */
+        static Outcome awaitImage(CompletionStage<?> pull) {
+            return new Outcome(pull);
+        }
     }
 
     /** Drives one dispatch to its end on a worker thread. */
@@ -93,6 +134,8 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
 
     private final TenantQueues queues;
     private final Map<String, Execution> executions = new ConcurrentHashMap<>();
+    /** Queued dispatches whose image is being pulled: not offered a slot until the pull ends. */
+    private final Set<String> pulling = new HashSet<>();
 
     /**
      * @param workers      runs each dispatch on a thread of its own
@@ -165,7 +208,7 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
     /** Starts what can start; called on submit, when a slot frees, and periodically. */
     synchronized void drain() {
         while (queues.running() < maxRunning && engineAvailable.getAsBoolean()) {
-            Optional<TenantQueues.Start> next = queues.next();
+            Optional<TenantQueues.Start> next = queues.next(q -> !pulling.contains(q.id()));
             if (next.isEmpty()) {
                 return;
             }
@@ -188,11 +231,24 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
             synchronized (this) {
                 if (outcome == Outcome.REQUEUE) {
                     queues.requeue(start);
+                } else if (outcome.image != null) {
+                    queues.requeue(start);
+                    pulling.add(queued.id());
+                    // Registered once it waits: a pull that has ended already calls back at once.
+                    outcome.image.whenComplete((ignored, failure) -> pulled(queued.id(), failure));
                 } else {
                     queues.ended(queued.tenant());
                 }
                 drain();
             }
+        }
+    }
+
+    /** The pull a dispatch waited for ended: it is offered a slot again, first in its tenant's line. */
+    private synchronized void pulled(String id, Throwable failure) {
+        if (pulling.remove(id)) {
+            queues.replace(id, q -> q.pulled(failure));
+            drain();
         }
     }
 
@@ -231,6 +287,7 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
 
     /** Removes a dispatch from the queue; false when it is not waiting there. */
     synchronized boolean dequeue(String id) {
+        pulling.remove(id);
         return queues.remove(id);
     }
 
@@ -241,7 +298,9 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
 
     /** Takes out the dispatches that have waited too long, oldest first; the caller ends them. */
     synchronized List<Queued> expire() {
-        return queues.takeQueuedBefore(clock.instant().minus(maxQueueWait));
+        List<Queued> expired = queues.takeQueuedBefore(clock.instant().minus(maxQueueWait));
+        expired.forEach(q -> pulling.remove(q.id()));
+        return expired;
     }
 
     @Override

@@ -23,6 +23,7 @@ import dev.sluice.record.DispatchStore;
 import dev.sluice.record.DispatchTransitions;
 import dev.sluice.record.Ending;
 import dev.sluice.record.Outbox;
+import dev.sluice.record.PullPolicy;
 import dev.sluice.record.ResultBudget;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
@@ -78,6 +79,7 @@ class DispatchWarmUp {
     private Ending ending(String id) {
         DispatchSpec spec = new DispatchSpec(
                 "sluice.invalid/warm-up:none",
+                PullPolicy.NEVER,
                 List.of("true"),
                 Map.of(),
                 null,

@@ -41,6 +41,8 @@ final class Execution {
     private volatile ScheduledFuture<?> deadline;
     private volatile ScheduledFuture<?> idleCheck;
     private volatile boolean finished;
+    /** The content digest of the image it runs, once resolved (ADR 0059); null before, or when there is none. */
+    private volatile String imageDigest;
 
     /**
      * @param stopContainer stops a container by id, returning at once
@@ -65,6 +67,15 @@ final class Execution {
     }
 
     /** Arms the timeout once the container runs. */
+    /** Its image resolved to this content digest (null: the engine holds none for it). */
+    void imageResolved(String digest) {
+        this.imageDigest = digest;
+    }
+
+    String imageDigest() {
+        return imageDigest;
+    }
+
     void started(Duration timeout) {
         started = true;
         deadline = timer.schedule(

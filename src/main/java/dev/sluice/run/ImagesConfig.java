@@ -1,11 +1,16 @@
 package dev.sluice.run;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
+import dev.sluice.record.PullPolicy;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** Which images may be dispatched. */
+/** Which images may be dispatched, and how they are pulled from their registries (ADR 0059). */
 @ConfigMapping(prefix = "sluice.images")
 public interface ImagesConfig {
 
@@ -13,8 +18,65 @@ public interface ImagesConfig {
      * Patterns an image reference must match, comma-separated: {@code *} matches
      * any run of characters, so {@code registry.example/agents/*} allows one
      * registry path. {@code *} alone allows everything. Other images are refused
-     * with 403.
+     * with 403. An image the engine holds under other repositories than the one
+     * asked for must match by one of them too.
      */
     @WithDefault("*")
     List<String> allowed();
+
+    /**
+     * When images are pulled: {@code never} (they must be on the engine; a
+     * missing one ends {@code image_not_found}), {@code if-not-present}, or
+     * {@code always} (the registry is asked at each dispatch). A dispatch's
+     * {@code imagePullPolicy} may ask for this one or one before it in that order.
+     */
+    @WithDefault("if-not-present")
+    PullPolicy pullPolicy();
+
+    /**
+     * Credentials per registry host, as {@code sluice.images.registries."registry.example:5000".username}
+     * and {@code .password} (quote a host with dots). They go to the engine with a pull of that host's images
+     * and nowhere else: never into a log, a record, a result or an event.
+     */
+    Map<String, Registry> registries();
+
+    /**
+     * A Docker {@code config.json} whose {@code auths} give credentials per registry host (a mounted
+     * Kubernetes secret of type {@code kubernetes.io/dockerconfigjson}, for one); read again at each pull.
+     * Hosts configured under {@code sluice.images.registries} come first.
+     */
+    Optional<Path> dockerConfig();
+
+    /** How long one pull may take, from the engine's first byte to its last; then it is closed. */
+    @WithDefault("10m")
+    Duration pullTimeout();
+
+    /** How many pulls of different images run at once; the others wait, without holding a run slot. */
+    @WithDefault("2")
+    int maxConcurrentPulls();
+
+    /** How long an image the worker pulled may go unused before the image collector removes it. */
+    @WithDefault("24h")
+    Duration unusedRetention();
+
+    /** Image patterns, as {@code allowed}, the image collector never removes even when the worker pulled them. */
+    Optional<List<String>> pinned();
+
+    /** How often the image collector looks for images to remove. */
+    @WithDefault("1h")
+    Duration collectInterval();
+
+    /** The most images one round of the image collector removes. */
+    @WithDefault("20")
+    int collectBatch();
+
+    /** The credentials of one registry. */
+    interface Registry {
+
+        /** The user name a pull from this registry host authenticates as. */
+        String username();
+
+        /** Its password or token; sent to the engine with the pull alone, never logged. */
+        String password();
+    }
 }

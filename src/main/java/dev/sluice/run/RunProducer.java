@@ -1,6 +1,8 @@
 package dev.sluice.run;
 
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,12 +19,17 @@ import dev.sluice.container.ContainerLogs;
 import dev.sluice.container.ContainerReaper;
 import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.ContainerStopper;
+import dev.sluice.container.DockerClients;
 import dev.sluice.container.EngineMonitor;
+import dev.sluice.container.ImagePuller;
+import dev.sluice.container.RegistryCredential;
+import dev.sluice.container.RegistryCredentials;
 import dev.sluice.logs.LogHolding;
 import dev.sluice.output.OutputLimits;
 import dev.sluice.record.DispatchAccepted;
 import dev.sluice.record.DispatchConfig;
 import dev.sluice.record.DispatchFinished;
+import dev.sluice.record.DispatchPulling;
 import dev.sluice.record.DispatchQueries;
 import dev.sluice.record.DispatchStore;
 import dev.sluice.record.DispatchTransitions;
@@ -46,6 +53,37 @@ class RunProducer {
     @Singleton
     ImagePolicy imagePolicy(ImagesConfig config) {
         return new ImagePolicy(config.allowed());
+    }
+
+    /** The pulls' own threads: as many as may pull at once (ADR 0059). */
+    @Produces
+    @Singleton
+    @Identifier("image-pulls")
+    ExecutorService pullThreads(ImagesConfig config) {
+        return Executors.newFixedThreadPool(Math.max(1, config.maxConcurrentPulls()), Threads.named("image-pull-"));
+    }
+
+    void closePulls(@Disposes @Identifier("image-pulls") ExecutorService threads) {
+        threads.shutdownNow();
+    }
+
+    @Produces
+    @Singleton
+    ImageResolver imageResolver(
+            ContainerRuntime runtime,
+            DockerClients clients,
+            ImagesConfig config,
+            ImagePolicy policy,
+            @Identifier("image-pulls") ExecutorService threads) {
+        Map<String, RegistryCredential> configured = new HashMap<>();
+        config.registries()
+                .forEach((host, registry) ->
+                        configured.put(host, new RegistryCredential(registry.username(), registry.password())));
+        ImagePulls pulls = new ImagePulls(
+                new ImagePuller(clients, config.pullTimeout()),
+                new RegistryCredentials(configured, config.dockerConfig()),
+                threads);
+        return new ImageResolver(runtime, pulls, policy);
     }
 
     /** One thread per running dispatch: it reads the stream and waits for the exit. */
@@ -97,6 +135,8 @@ class RunProducer {
     @Singleton
     DispatchRunner runner(
             ContainerRuntime runtime,
+            ImageResolver images,
+            Event<DispatchPulling> pulling,
             ContainerLogs logs,
             DispatchTransitions transitions,
             DispatchStore records,
@@ -115,6 +155,8 @@ class RunProducer {
             Workspaces workspaces) {
         return new DispatchRunner(
                 runtime,
+                images,
+                pulling::fire,
                 new AgentReports(runtime, (int) reportConfig.maxSize().asLongValue()),
                 artifacts,
                 logs,

@@ -10,6 +10,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 import dev.sluice.record.DispatchKey;
 
@@ -109,11 +111,23 @@ final class TenantQueues {
 
     /** The next dispatch to start, counted as running; empty when no tenant with work queued has a slot free. */
     Optional<Start> next() {
+        return next(q -> true);
+    }
+
+    /**
+     * As {@link #next()}, among the dispatches that are {@code ready}: one whose
+     * image is being pulled waits in its place, and those behind it may start.
+     */
+    Optional<Start> next(Predicate<DispatchScheduler.Queued> ready) {
         Optional<Tenant> next = tenants.values().stream()
-                .filter(t -> !t.line.isEmpty() && t.running < limits.of(t.name).maxRunning())
+                .filter(t -> t.running < limits.of(t.name).maxRunning()
+                        && t.line.stream().anyMatch(ready))
                 .min(LONGEST_WAITING);
         return next.map(t -> {
-            Start start = new Start(t.line.pollFirst(), ++starts, t.lastStarted);
+            DispatchScheduler.Queued first =
+                    t.line.stream().filter(ready).findFirst().orElseThrow();
+            t.line.remove(first);
+            Start start = new Start(first, ++starts, t.lastStarted);
             t.lastStarted = start.number();
             t.running++;
             queued--;
@@ -153,6 +167,18 @@ final class TenantQueues {
     boolean contains(String id) {
         Tenant t = tenants.get(DispatchKey.tenantOf(id));
         return t != null && t.line.stream().anyMatch(q -> q.id().equals(id));
+    }
+
+    /** Replaces a queued dispatch, in its place, by what {@code change} makes of it. */
+    void replace(String id, UnaryOperator<DispatchScheduler.Queued> change) {
+        Tenant t = tenants.get(DispatchKey.tenantOf(id));
+        if (t == null) {
+            return;
+        }
+        List<DispatchScheduler.Queued> line = new ArrayList<>(t.line);
+        line.replaceAll(q -> q.id().equals(id) ? change.apply(q) : q);
+        t.line.clear();
+        t.line.addAll(line);
     }
 
     boolean remove(String id) {

@@ -52,6 +52,7 @@ class DispatchArtifactsTest {
                 r.exitCode(),
                 r.error(),
                 r.image(),
+                r.imageDigest(),
                 r.runtime(),
                 r.startedAt(),
                 r.finishedAt(),

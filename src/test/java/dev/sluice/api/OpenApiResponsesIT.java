@@ -75,7 +75,7 @@ class OpenApiResponsesIT {
         answer("cancel of a terminal dispatch", "cancelDispatch", given().delete("/v1/dispatches/openapi-full"));
 
         // An error result (with an error object, no start), which has no log.
-        String missing = submit(Map.of("image", "sluice-test/no-such-image:1"));
+        String missing = submit(Map.of("image", "sluice-test/no-such-image:1", "imagePullPolicy", "never"));
         awaitTerminal(missing);
         answer("error result", "getDispatch", given().get("/v1/dispatches/" + missing));
         answer("log-gone", "readLog", given().get("/v1/dispatches/" + missing + "/logs/stderr"));

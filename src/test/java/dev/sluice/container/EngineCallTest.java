@@ -23,6 +23,8 @@ class EngineCallTest {
         "GET, /containers/json?all=1&filters=%7B%7D, list",
         "GET, /images/registry.example:5000/agents/coder:1.2/json, inspect_image",
         "GET, /v1.41/images/sluice-agent:test/json, inspect_image",
+        "POST, /v1.41/images/create?fromImage=registry.example%2Fagents%2Fcoder&tag=1.2, pull",
+        "DELETE, /v1.41/images/registry.example:5000/agents/coder:1.2?force=false, remove_image",
         "POST, /containers/3f2a9c/rename?name=y, other",
         "GET, /version, other",
         "GET, /containers/3f2a9c/archive/deep, other"

@@ -65,6 +65,7 @@ public final class StoredDispatches {
                 0,
                 null,
                 "img:1",
+                null,
                 "runc",
                 finishedAt.minusSeconds(4),
                 finishedAt,

@@ -170,7 +170,8 @@ class DispatchLifecycleIT {
 
     @Test
     void anUnknownImageEndsAsErrorWithAStableCode() {
-        JsonPath r = awaitTerminal(submit(Map.of("image", "sluice-test/no-such-image:1")));
+        // Under "never" a missing image is not pulled: it stays image_not_found (ADR 0059).
+        JsonPath r = awaitTerminal(submit(Map.of("image", "sluice-test/no-such-image:1", "imagePullPolicy", "never")));
         assertThat(r.getString("status")).isEqualTo("error");
         assertThat(r.getString("result.error.code")).isEqualTo("image_not_found");
         assertThat(r.getString("result.error.message")).contains("sluice-test/no-such-image:1");

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
@@ -208,14 +209,85 @@ class DispatchSchedulerTest {
     }
 
     /**
-     * A queued dispatch is held as its id, tenant, time and secrets: its request
-     * (input up to 1 MiB, env) stays in the store until it leaves the queue (ADR 0057).
+     * A dispatch whose image is being pulled gives its slot back and waits in
+     * the queue: the one behind it runs meanwhile, and once the pull ends it is
+     * offered the next slot, told that the pull is done or why it failed (ADR 0059).
+     */
+    @Test
+    void aDispatchWaitingForItsPullHoldsNoSlotAndRunsOnceThePullEnds() {
+        CompletableFuture<Void> pullA = new CompletableFuture<>();
+        CompletableFuture<Void> pullC = new CompletableFuture<>();
+        List<DispatchScheduler.Queued> given = new ArrayList<>();
+        DispatchScheduler scheduler = new DispatchScheduler(
+                new DispatchScheduler.Capacity(1, 3, Duration.ofHours(1), TenantLimits.none(1, 3)),
+                workers,
+                (queued, execution) -> {
+                    given.add(queued);
+                    if (!queued.imagePulled() && queued.id().equals("a")) {
+                        return DispatchScheduler.Outcome.awaitImage(pullA);
+                    }
+                    if (!queued.imagePulled() && queued.id().equals("c")) {
+                        return DispatchScheduler.Outcome.awaitImage(pullC);
+                    }
+                    return DispatchScheduler.Outcome.DONE;
+                },
+                engineUp::get,
+                id -> new Execution(id, container -> {}, null),
+                wait -> {},
+                clock);
+        submit(scheduler, "a");
+        submit(scheduler, "b");
+        submit(scheduler, "c");
+        workers.runNext(); // a: its image is pulled, it waits; b takes the slot
+        assertThat(scheduler.running()).isEqualTo(1);
+        assertThat(scheduler.queued()).isEqualTo(2);
+        workers.runNext(); // b runs and ends; c's image is pulled too
+        workers.runNext();
+        assertThat(given).extracting(DispatchScheduler.Queued::id).containsExactly("a", "b", "c");
+        assertThat(scheduler.running()).isZero();
+        assertThat(scheduler.queued()).as("both wait, holding no slot").isEqualTo(2);
+
+        pullC.completeExceptionally(new IllegalStateException("pull failed"));
+        workers.runAll();
+        assertThat(given.get(3).id()).isEqualTo("c");
+        assertThat(given.get(3).pullFailure()).hasMessage("pull failed");
+
+        pullA.complete(null);
+        workers.runAll();
+        assertThat(given.get(4).id()).isEqualTo("a");
+        assertThat(given.get(4).imagePulled()).isTrue();
+        assertThat(given.get(4).pullFailure()).isNull();
+        assertThat(scheduler.queued()).isZero();
+    }
+
+    /** The queue wait bound holds while a dispatch waits for its pull: it is taken out at the bound. */
+    @Test
+    void aDispatchWaitingForItsPullStillExpires() {
+        DispatchScheduler scheduler = new DispatchScheduler(
+                new DispatchScheduler.Capacity(1, 1, Duration.ofMinutes(1), TenantLimits.none(1, 1)),
+                workers,
+                (queued, execution) -> DispatchScheduler.Outcome.awaitImage(new CompletableFuture<>()),
+                engineUp::get,
+                id -> new Execution(id, container -> {}, null),
+                wait -> {},
+                clock);
+        submit(scheduler, "a");
+        workers.runAll();
+        clock.advance(Duration.ofMinutes(2));
+        assertThat(scheduler.expire()).extracting(DispatchScheduler.Queued::id).containsExactly("a");
+        assertThat(scheduler.tracks("a")).isFalse();
+    }
+
+    /**
+     * A queued dispatch is held as its id, tenant, time and secrets, and how the
+     * pull it waited for ended: its request (input up to 1 MiB, env) stays in the
+     * store until it leaves the queue (ADR 0057, 0059).
      */
     @Test
     void theQueueHoldsOnlyWhatTheStoreDoesNotAndTheRunnerGetsTheSecrets() {
         assertThat(DispatchScheduler.Queued.class.getRecordComponents())
                 .extracting(RecordComponent::getName)
-                .containsExactly("id", "tenant", "queuedAt", "secrets");
+                .containsExactly("id", "tenant", "queuedAt", "secrets", "imagePulled", "pullFailure");
         List<DispatchScheduler.Queued> given = new ArrayList<>();
         DispatchScheduler scheduler = new DispatchScheduler(
                 new DispatchScheduler.Capacity(1, 1, Duration.ofHours(1), TenantLimits.none(1, 1)),

@@ -49,6 +49,7 @@ class JsonDocumentsTest {
         DispatchSpec s = StoreFixtures.spec("img:1", null);
         return new DispatchSpec(
                 s.image(),
+                s.imagePullPolicy(),
                 s.command(),
                 s.env(),
                 s.secrets(),

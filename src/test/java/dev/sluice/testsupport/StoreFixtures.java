@@ -12,6 +12,7 @@ import dev.sluice.output.OutputFormat;
 import dev.sluice.record.DispatchResult;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.DispatchSummary;
+import dev.sluice.record.PullPolicy;
 
 /** Records for tests that use the store without the worker around it. */
 public final class StoreFixtures {
@@ -30,6 +31,7 @@ public final class StoreFixtures {
     public static DispatchSpec spec(String image, String callbackUrl) {
         return new DispatchSpec(
                 image,
+                PullPolicy.IF_NOT_PRESENT,
                 List.of("sh", "-c", "echo hi"),
                 Map.of("MODE", "strict"),
                 Map.of("API_KEY", "the-secret-value"),

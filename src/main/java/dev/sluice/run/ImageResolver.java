@@ -1,0 +1,82 @@
+package dev.sluice.run;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+import dev.sluice.container.ContainerException;
+import dev.sluice.container.ContainerRuntime;
+import dev.sluice.container.ImageName;
+import dev.sluice.record.DispatchResult;
+import dev.sluice.record.DispatchSpec;
+import dev.sluice.record.PullPolicy;
+
+/**
+ * Settles a dispatch's image before its container is created (ADR 0059): it
+ * is there and may run, or it is to be pulled first. One inspect when the
+ * image is present under {@code if-not-present} or {@code never}, and no call
+ * to a registry; the same inspect gives the create what it needs.
+ */
+final class ImageResolver {
+
+    /** What to do with the image. */
+    sealed interface Resolution {}
+
+    /** It is on the engine: run it; {@code digest} is its content digest of the asked-for repository, or null. */
+    record Ready(ContainerRuntime.ImageFacts facts, String digest) implements Resolution {}
+
+    /** Wait, without a slot, for this pull. */
+    record Pull(CompletableFuture<Void> pull) implements Resolution {}
+
+    /** The image resolved to repositories the allow-list refuses. */
+    static final class Refused extends RuntimeException {
+        final DispatchResult.Error error;
+        final String digest;
+
+        Refused(DispatchResult.Error error, String digest) {
+            super(error.message(), null, false, false);
+            this.error = error;
+            this.digest = digest;
+        }
+    }
+
+    private final ContainerRuntime runtime;
+    private final ImagePulls pulls;
+    private final ImagePolicy allowed;
+
+    ImageResolver(ContainerRuntime runtime, ImagePulls pulls, ImagePolicy allowed) {
+        this.runtime = runtime;
+        this.pulls = pulls;
+        this.allowed = allowed;
+    }
+
+    /**
+     * @param pulledForIt the dispatch already waited for a pull of its image: it is not pulled again
+     * @throws ContainerException {@code IMAGE_NOT_FOUND} when it is missing and may not be pulled
+     * @throws Refused            when it resolved to where the allow-list does not reach
+     */
+    Resolution resolve(DispatchSpec spec, boolean pulledForIt) {
+        ImageName name = ImageName.parse(spec.image());
+        PullPolicy policy = spec.pullPolicy();
+        if (policy == PullPolicy.ALWAYS && !pulledForIt) {
+            return new Pull(pulls.pull(name));
+        }
+        Optional<ContainerRuntime.ImageFacts> facts = runtime.findImage(spec.image());
+        if (facts.isEmpty()) {
+            if (policy == PullPolicy.NEVER || pulledForIt) {
+                throw new ContainerException(
+                        ContainerException.Reason.IMAGE_NOT_FOUND,
+                        "image " + spec.image() + " is not present on the engine");
+            }
+            return new Pull(pulls.pull(name));
+        }
+        String digest = name.digestIn(facts.get().repoDigests()).orElse(null);
+        // What a pull brought must be of the repository asked for, or of one the allow-list allows. An image
+        // the operator put on the engine is not judged by where it was pushed to since: a local build pushed
+        // to a registry carries that registry's digest, not its own name's.
+        if (pulledForIt && digest == null && !allowed.allowsResolved(facts.get().repoDigests())) {
+            throw new Refused(
+                    Errors.resolvedNotAllowed(spec.image(), facts.get().repoDigests()), digest);
+        }
+        return new Ready(facts.get(), digest);
+    }
+}

@@ -21,17 +21,16 @@ import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 
 import org.apache.hc.client5.http.classic.methods.HttpPost;
-import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.entity.GzipCompressingEntity;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ConnectionClosedException;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.NoHttpResponseException;
 import org.apache.hc.core5.http.io.entity.InputStreamEntity;
-import org.apache.hc.core5.util.Timeout;
+
+import dev.sluice.outbound.GuardedDnsResolver;
+import dev.sluice.outbound.GuardedHttpClients;
 
 /**
  * One POST of a callback. It never follows redirects, never retries on its own
@@ -81,22 +80,11 @@ final class CallbackClient implements AutoCloseable {
             ScheduledExecutorService timer) {
         this.timer = timer;
         this.attemptTimeout = attemptTimeout;
-        this.http = HttpClients.custom()
-                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
-                        .setDnsResolver(resolver)
-                        .setMaxConnTotal(maxConnections)
-                        .setMaxConnPerRoute(maxPerHost)
-                        .setDefaultConnectionConfig(ConnectionConfig.custom()
-                                .setConnectTimeout(Timeout.of(connectTimeout))
-                                .setSocketTimeout(Timeout.of(attemptTimeout))
-                                .build())
-                        .build())
-                .disableRedirectHandling()
-                .disableAutomaticRetries()
-                .disableCookieManagement()
-                .disableAuthCaching()
-                .setUserAgent("sluice-callback/1")
-                .build();
+        this.http = GuardedHttpClients.create(
+                resolver,
+                connectTimeout,
+                attemptTimeout,
+                new GuardedHttpClients.Options(maxConnections, maxPerHost, "sluice-callback/1", null));
     }
 
     /**

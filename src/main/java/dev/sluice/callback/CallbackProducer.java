@@ -16,6 +16,8 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Threads;
+import dev.sluice.outbound.AddressPolicy;
+import dev.sluice.outbound.GuardedDnsResolver;
 import dev.sluice.record.DispatchStore;
 import dev.sluice.record.ResultBudget;
 import dev.sluice.store.Jdbc;

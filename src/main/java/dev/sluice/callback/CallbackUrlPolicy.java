@@ -9,6 +9,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import dev.sluice.outbound.AddressPolicy;
+import dev.sluice.outbound.GuardedDnsResolver;
+import dev.sluice.outbound.IpLiteral;
+
 /**
  * The intake check on a dispatch's callback URL, before anything is stored.
  * It refuses what is never a legitimate receiver or is spelled to slip past a

@@ -19,6 +19,8 @@ import jakarta.inject.Singleton;
 
 import dev.sluice.concurrent.Threads;
 import dev.sluice.concurrent.WarmUp;
+import dev.sluice.outbound.AddressPolicy;
+import dev.sluice.outbound.GuardedDnsResolver;
 import dev.sluice.store.Jdbc;
 
 /**

@@ -19,15 +19,11 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 
 import org.apache.hc.client5.http.classic.methods.HttpGet;
-import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
-import org.apache.hc.core5.util.Timeout;
 
-import dev.sluice.callback.GuardedDnsResolver;
 import dev.sluice.hashing.Sha256;
+import dev.sluice.outbound.GuardedDnsResolver;
+import dev.sluice.outbound.GuardedHttpClients;
 
 /**
  * Fetches a workspace's archive from its https URL into a file, within the
@@ -51,21 +47,9 @@ final class ArchiveFetch implements AutoCloseable {
             ScheduledExecutorService timer) {
         this.timer = timer;
         this.timeout = timeout;
-        this.http = HttpClients.custom()
-                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
-                        .setDnsResolver(resolver)
-                        .setTlsSocketStrategy(new DefaultClientTlsStrategy(tls))
-                        .setDefaultConnectionConfig(ConnectionConfig.custom()
-                                .setConnectTimeout(Timeout.of(connectTimeout))
-                                .setSocketTimeout(Timeout.of(timeout))
-                                .build())
-                        .build())
-                .disableRedirectHandling()
-                .disableAutomaticRetries()
-                .disableCookieManagement()
-                .disableAuthCaching()
-                .setUserAgent("sluice-workspace/1")
-                .build();
+        // A fetch at a time per dispatch: httpclient5's own pool sizes are ample.
+        this.http = GuardedHttpClients.create(
+                resolver, connectTimeout, timeout, new GuardedHttpClients.Options(25, 5, "sluice-workspace/1", tls));
     }
 
     /**

@@ -23,10 +23,10 @@ import jakarta.inject.Singleton;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import dev.sluice.callback.AddressPolicy;
 import dev.sluice.callback.CallbackUrlPolicy;
-import dev.sluice.callback.GuardedDnsResolver;
 import dev.sluice.concurrent.Threads;
+import dev.sluice.outbound.AddressPolicy;
+import dev.sluice.outbound.GuardedDnsResolver;
 
 class WorkspaceProducer {
 

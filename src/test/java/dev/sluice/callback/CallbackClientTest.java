@@ -16,6 +16,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.sluice.outbound.AddressPolicy;
+import dev.sluice.outbound.GuardedDnsResolver;
 import dev.sluice.testsupport.Receiver;
 
 /** Single attempts against real receivers that answer, hang, reset, redirect or sit at refused addresses. */

@@ -15,6 +15,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.sluice.outbound.AddressPolicy;
+import dev.sluice.outbound.GuardedDnsResolver;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.StoredDispatches;
 import dev.sluice.store.Jdbc;

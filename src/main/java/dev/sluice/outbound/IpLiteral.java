@@ -1,4 +1,4 @@
-package dev.sluice.callback;
+package dev.sluice.outbound;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * not, no zone). Everything else, {@code 127.1} and {@code 0x7f.0.0.1}
  * included, is not a literal here.
  */
-final class IpLiteral {
+public final class IpLiteral {
 
     private static final String OCTET = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
     private static final Pattern IPV4 = Pattern.compile(OCTET + "(\\." + OCTET + "){3}");
@@ -19,7 +19,7 @@ final class IpLiteral {
 
     private IpLiteral() {}
 
-    static Optional<InetAddress> parse(String text) {
+    public static Optional<InetAddress> parse(String text) {
         String t = text.startsWith("[") && text.endsWith("]") ? text.substring(1, text.length() - 1) : text;
         boolean v4 = IPV4.matcher(t).matches();
         boolean v6 = t.indexOf(':') >= 0 && IPV6.matcher(t).matches();

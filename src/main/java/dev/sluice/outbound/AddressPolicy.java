@@ -1,4 +1,4 @@
-package dev.sluice.callback;
+package dev.sluice.outbound;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -114,7 +114,7 @@ public final class AddressPolicy {
     }
 
     /** Link-local or a cloud metadata address, in any IPv6 form that embeds one too. */
-    static boolean never(InetAddress address) {
+    public static boolean never(InetAddress address) {
         return in(NEVER, address);
     }
 
@@ -131,7 +131,7 @@ public final class AddressPolicy {
      * NAT64 {@code 64:ff9b::a.b.c.d} (a local translator may reach a metadata
      * address through it), and 6to4 {@code 2002:AABB:CCDD::}.
      */
-    static Optional<InetAddress> embeddedIpv4(InetAddress address) {
+    public static Optional<InetAddress> embeddedIpv4(InetAddress address) {
         if (!(address instanceof Inet6Address)) {
             return Optional.empty();
         }

@@ -1,4 +1,4 @@
-package dev.sluice.callback;
+package dev.sluice.outbound;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;

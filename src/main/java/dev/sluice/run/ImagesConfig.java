@@ -55,21 +55,6 @@ public interface ImagesConfig {
     @WithDefault("2")
     int maxConcurrentPulls();
 
-    /** How long an image the worker pulled may go unused before the image collector removes it. */
-    @WithDefault("24h")
-    Duration unusedRetention();
-
-    /** Image patterns, as {@code allowed}, the image collector never removes even when the worker pulled them. */
-    Optional<List<String>> pinned();
-
-    /** How often the image collector looks for images to remove. */
-    @WithDefault("1h")
-    Duration collectInterval();
-
-    /** The most images one round of the image collector removes. */
-    @WithDefault("20")
-    int collectBatch();
-
     /** The credentials of one registry. */
     interface Registry {
 

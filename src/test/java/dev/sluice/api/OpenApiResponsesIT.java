@@ -134,7 +134,7 @@ class OpenApiResponsesIT {
         answer(
                 "body-too-large",
                 "createDispatch",
-                post(Map.of("image", "sluice-agent:test", "input", "x".repeat(3 << 20))));
+                post(Map.of("image", "sluice-agent:test", "input", "x".repeat(13 << 20))));
 
         // A group: accepted with a member running, read again once both ended, and refused.
         Response group = given().contentType(ContentType.JSON)

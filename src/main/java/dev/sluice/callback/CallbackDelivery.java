@@ -78,6 +78,18 @@ public final class CallbackDelivery {
         this.attempted = attempted;
     }
 
+    /**
+     * Takes back what this worker's previous life had claimed and not sent to
+     * the end (it was killed mid-attempt): due again now, at least once, the
+     * same message. A worker id names one live process (ADR 0010).
+     */
+    public void resumeOwnClaims() {
+        int released = outbox.releaseAll(worker);
+        if (released > 0) {
+            LOG.infof("%d callback deliveries claimed before this worker restarted are due again", released);
+        }
+    }
+
     /** Claims due deliveries up to the free capacity and starts them; returns how many it started. */
     public int sendDue() {
         int free = capacity.availablePermits();

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -15,6 +16,7 @@ import dev.sluice.concurrent.Jobs;
 import dev.sluice.concurrent.Threads;
 import dev.sluice.record.DispatchConfig;
 import dev.sluice.record.DispatchFinished;
+import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 
 /**
@@ -41,6 +43,11 @@ class CallbackJobs {
     DispatchConfig dispatches;
 
     private final ExecutorService waker = Executors.newSingleThreadExecutor(Threads.named("callback-wake-"));
+
+    /** Before the first round: what a previous life of this worker claimed is sent again at once. */
+    void atStart(@Observes @Priority(20) StartupEvent event) {
+        Jobs.run("callback claims at start", delivery::resumeOwnClaims);
+    }
 
     @Scheduled(every = "${sluice.callback.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void poll() {

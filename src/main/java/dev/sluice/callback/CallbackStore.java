@@ -208,6 +208,16 @@ public class CallbackStore implements Outbox {
                 worker);
     }
 
+    /**
+     * Gives back every claim {@code worker} holds, at its start: they were its
+     * previous life's, whose attempts died with it, and would otherwise wait out
+     * their lease before anyone sent them again. Returns how many.
+     */
+    int releaseAll(String worker) {
+        return jdbc.update(
+                "UPDATE callback_outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?", worker);
+    }
+
     /** Starts a new round of attempts now, whatever the state; false when there is no delivery to restart. */
     boolean redeliver(String dispatchId, Instant now) {
         return jdbc.update(

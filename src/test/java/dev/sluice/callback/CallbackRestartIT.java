@@ -31,7 +31,8 @@ import dev.sluice.testsupport.TestStores;
 /**
  * The outbox outlives the worker: deliveries pending when a worker stops are
  * sent by the next one over the same store, with the same webhook-id and body,
- * and a claim held by a worker that died is taken over once its lease lapses.
+ * and a claim held by a worker that died is taken over once its lease lapses,
+ * or at once by that worker's next life.
  */
 class CallbackRestartIT {
 
@@ -140,5 +141,31 @@ class CallbackRestartIT {
         assertThat(later.delivery().sendDue()).isEqualTo(1);
         await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests().size() == 1);
         assertThat(receiver.requests().get(0).header("webhook-id")).isEqualTo("msg_d-lease");
+    }
+
+    @Test
+    void aRestartedWorkerSendsWhatItsPreviousLifeClaimedWithoutWaitingForTheLease() throws Exception {
+        Path db = Files.createTempDirectory("sluice-own-claim").resolve("store");
+        Worker before = start(db, "worker-same", Clock.systemUTC());
+        finished(before.dispatches(), "d-own", receiver.url("/hook"));
+        Instant now = Instant.now();
+        // It claimed the delivery and was killed before the attempt was recorded.
+        assertThat(before.outbox().claim(now, 10, "worker-same", now.plusSeconds(60)))
+                .hasSize(1);
+
+        Worker after = start(db, "worker-same", Clock.systemUTC());
+        assertThat(after.delivery().sendDue()).as("still held by the lease").isZero();
+        after.delivery().resumeOwnClaims();
+        assertThat(after.delivery().sendDue()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> receiver.requests().size() == 1);
+        assertThat(receiver.requests().get(0).header("webhook-id")).isEqualTo("msg_d-own");
+
+        // Another worker's claim is not its to give back.
+        finished(after.dispatches(), "d-other", receiver.url("/hook"));
+        Instant later = Instant.now();
+        assertThat(after.outbox().claim(later, 10, "worker-other", later.plusSeconds(60)))
+                .hasSize(1);
+        after.delivery().resumeOwnClaims();
+        assertThat(after.delivery().sendDue()).isZero();
     }
 }

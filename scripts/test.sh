@@ -63,9 +63,11 @@ npm ci --prefix src/test/node --ignore-scripts --no-audit --no-fund --loglevel=e
 # ManifestsIT renders the manifests with kubectl's kustomize (v5; Debian's
 # kubernetes-client is too old to read them).
 command -v kubectl >/dev/null 2>&1 || die "kubectl is missing: install a current kubectl (it renders deploy/kubernetes)"
-# Containers of earlier test runs (the tests' worker id) would only pile up.
-stale=$(docker ps -aq --filter label=dev.sluice.worker-id=sluice-test)
-[ -z "$stale" ] || docker rm -f $stale >/dev/null
+# Containers of earlier test runs (the tests' worker ids, one per test JVM) would only pile up.
+for id in sluice-test sluice-test-1 sluice-test-2; do
+  stale=$(docker ps -aq --filter label=dev.sluice.worker-id=$id)
+  [ -z "$stale" ] || docker rm -f $stale >/dev/null
+done
 if [ "$lane" = integration ]; then
   set -- -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false "$@"
 fi

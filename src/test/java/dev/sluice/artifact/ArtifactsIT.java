@@ -14,6 +14,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -37,7 +38,9 @@ import io.restassured.response.Response;
 class ArtifactsIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Path KEPT = Path.of("target/test-artifacts");
+    /** Where this run's worker keeps artifacts: each test JVM has its own directory. */
+    private static final Path KEPT = Path.of(ConfigProvider.getConfig().getValue("sluice.artifacts.dir", String.class));
+
     private static final String NOTES = "hello artifacts\n";
     private static final String REPORT = "{\"ok\":true}";
 

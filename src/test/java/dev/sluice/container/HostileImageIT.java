@@ -34,6 +34,7 @@ import com.github.dockerjava.api.model.MountType;
 import com.github.dockerjava.api.model.VolumeOptions;
 
 import dev.sluice.testsupport.EngineEvents;
+import dev.sluice.testsupport.EngineWide;
 import dev.sluice.testsupport.TestDocker;
 
 /**
@@ -52,6 +53,7 @@ import dev.sluice.testsupport.TestDocker;
  * spoil every other test's containers on this engine. The engine must run on
  * this host (the link's target is a file the test writes).
  */
+@EngineWide
 class HostileImageIT {
 
     /** Where both a writer of the hosts file and a writer before ADR 0047 mount its volume. */

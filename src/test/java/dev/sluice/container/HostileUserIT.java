@@ -21,6 +21,7 @@ import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.api.model.Volumes;
 
 import dev.sluice.testsupport.EngineEvents;
+import dev.sluice.testsupport.EngineWide;
 import dev.sluice.testsupport.TestDocker;
 
 /**
@@ -32,6 +33,7 @@ import dev.sluice.testsupport.TestDocker;
  * kept only for an image the operator listed. The images are built in the
  * test from the test image, with the user and files each needs.
  */
+@EngineWide
 class HostileUserIT {
 
     private static final String RUN = UUID.randomUUID().toString().substring(0, 8);

@@ -30,6 +30,7 @@ import com.github.dockerjava.api.model.EventType;
 import com.github.dockerjava.api.model.Frame;
 
 import dev.sluice.testsupport.EngineEvents;
+import dev.sluice.testsupport.EngineWide;
 import dev.sluice.testsupport.TestDocker;
 import dev.sluice.testsupport.WorkerClient;
 import dev.sluice.testsupport.WorkerProcess;
@@ -45,6 +46,7 @@ import dev.sluice.testsupport.WorkerProcess;
  * the engine's version (ADR 0047); {@code HostileImageIT} has images that try
  * to subvert the file.
  */
+@EngineWide
 class NoneNetworkIT {
 
     private static final String PROBE = "echo \"interfaces=$(ls /sys/class/net | tr '\\n' ' ')\";"

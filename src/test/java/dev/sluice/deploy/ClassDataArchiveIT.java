@@ -11,6 +11,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.sluice.testsupport.EngineWide;
 import dev.sluice.testsupport.WorkerClient;
 import dev.sluice.testsupport.WorkerProcess;
 
@@ -21,6 +22,7 @@ import dev.sluice.testsupport.WorkerProcess;
  * after. {@code -Xshare:on} makes a start fail instead of going on without an
  * archive it cannot map.
  */
+@EngineWide
 class ClassDataArchiveIT {
 
     private static final Path JAR = Path.of("target/sluice-runner.jar");

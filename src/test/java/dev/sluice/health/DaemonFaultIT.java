@@ -14,6 +14,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.testsupport.Engine;
+import dev.sluice.testsupport.EngineWide;
 import dev.sluice.testsupport.Management;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -23,6 +24,7 @@ import io.restassured.path.json.JsonPath;
  * restarting mid-dispatch. The API stays responsive, readiness follows the
  * engine, liveness never does, and no dispatch is left unfinished.
  */
+@EngineWide
 @QuarkusTest
 class DaemonFaultIT {
 

@@ -17,6 +17,7 @@ import java.util.Map;
 
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 import com.github.dockerjava.api.async.ResultCallback;
@@ -224,7 +225,8 @@ class DispatchLifecycleIT {
         assertThat(c.getConfig().getTty()).isFalse();
         assertThat(c.getConfig().getLabels())
                 .containsEntry("dev.sluice.dispatch-id", id)
-                .containsEntry("dev.sluice.worker-id", "sluice-test")
+                .containsEntry(
+                        "dev.sluice.worker-id", ConfigProvider.getConfig().getValue("sluice.worker.id", String.class))
                 .containsEntry("dev.sluice.store-id", store.id());
         assertThat(c.getConfig().getUser()).isEqualTo("65534:65534");
         var host = c.getHostConfig();

@@ -33,6 +33,7 @@ import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.sluice.testsupport.EngineWide;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -46,6 +47,7 @@ import io.restassured.path.json.JsonPath;
  * pull, counted by the registry's access log. Each test first removes what
  * earlier pulls left, so pulls really happen (never sluice-agent:test).
  */
+@EngineWide
 @QuarkusTest
 @TestProfile(ImagePullIT.Registry.class)
 class ImagePullIT {

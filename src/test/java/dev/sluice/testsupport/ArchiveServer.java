@@ -33,7 +33,8 @@ public final class ArchiveServer {
     private final Map<String, byte[]> archives = new ConcurrentHashMap<>();
 
     private ArchiveServer() throws Exception {
-        Path dir = Files.createDirectories(Path.of("target/archive-server"));
+        // One per test JVM: two JVMs that run at once each make their own certificate.
+        Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "archive-server-");
         Path keystore = dir.resolve("server.p12");
         certificate = dir.resolve("server.pem");
         Files.deleteIfExists(keystore);

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.container.DockerClients;
+import dev.sluice.testsupport.EngineWide;
 import dev.sluice.testsupport.TestDocker;
 import dev.sluice.testsupport.WorkerProcess;
 
@@ -28,6 +29,7 @@ import dev.sluice.testsupport.WorkerProcess;
  * out-directory's engine calls write and read, a tar archive, is among what
  * it loads before any dispatch.
  */
+@EngineWide
 class WarmUpIT {
 
     /** Every feature's step, in a dispatch's order, and none with a failure in brackets after it. */

@@ -23,7 +23,10 @@ import { readFileSync, statSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
 
 /** Packages with the models of API groups outside Kubernetes itself, by group. */
-const THIRD_PARTY = { "monitoring.coreos.com": "@kubernetes-models/prometheus-operator" };
+const THIRD_PARTY = {
+    "monitoring.coreos.com": "@kubernetes-models/prometheus-operator",
+    "keda.sh": "@kubernetes-models/keda",
+};
 
 /** The model class for apiVersion and kind, or null when no models package has one. */
 async function modelFor(apiVersion, kind) {

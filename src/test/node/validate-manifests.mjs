@@ -9,8 +9,8 @@
 // path, then a summary; exits 0 only when every resource is valid.
 //
 // The schemas are kubernetes-models' (and @kubernetes-models/prometheus-operator's
-// for that operator's resources), which ship them compiled into ajv
-// validators: they check types and required fields, but accept any property
+// and @kubernetes-models/keda's for those operators' resources), which ship
+// them compiled into ajv validators: they check types and required fields, but accept any property
 // they do not know. Strictness is added here without touching them: each
 // resource is validated through a proxy that records which properties the
 // schema looked up. A schema looks up every property it defines, and

@@ -36,7 +36,7 @@ import dev.sluice.testsupport.Program;
  * kubernetes-models, unknown fields refused), that check is shown to refuse
  * each kind of error, and the rendered pods keep what the worker relies on.
  * The alerting rules (deploy/prometheus) pass the same check against the
- * Prometheus operator's schema.
+ * Prometheus operator's schema, and the replicas' autoscaler against KEDA's.
  */
 class ManifestsIT {
 

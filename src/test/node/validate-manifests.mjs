@@ -8,22 +8,26 @@
 // Prints one line per resource, "ok" or "invalid" with every problem's field
 // path, then a summary; exits 0 only when every resource is valid.
 //
-// The schemas are kubernetes-models' (and @kubernetes-models/prometheus-operator's
-// for that operator's resources), which ship them compiled into ajv
-// validators: they check types and required fields, but accept any property
-// they do not know. Strictness is added here without touching them: each
-// resource is validated through a proxy that records which properties the
-// schema looked up. A schema looks up every property it defines, and
-// enumerates every key of a map (labels, data); so a key it never looked up
-// in an object it did inspect is one the API does not have. An object the
-// schema never inspects is free-form in the API (for example a
-// RawExtension), and is left alone, as the API server leaves it.
+// The schemas are kubernetes-models' (and
+// @kubernetes-models/prometheus-operator's and @kubernetes-models/keda's for
+// those operators' resources), which ship them compiled into ajv validators:
+// they check types and required fields, but accept any property they do not
+// know. Strictness is added here without touching them: each resource is
+// validated through a proxy that records which properties the schema looked up.
+// A schema looks up every property it defines, and enumerates every key of a
+// map (labels, data); so a key it never looked up in an object it did inspect
+// is one the API does not have. An object the schema never inspects is
+// free-form in the API (for example a RawExtension), and is left alone, as the
+// API server leaves it.
 import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
 
 /** Packages with the models of API groups outside Kubernetes itself, by group. */
-const THIRD_PARTY = { "monitoring.coreos.com": "@kubernetes-models/prometheus-operator" };
+const THIRD_PARTY = {
+    "monitoring.coreos.com": "@kubernetes-models/prometheus-operator",
+    "keda.sh": "@kubernetes-models/keda",
+};
 
 /** The model class for apiVersion and kind, or null when no models package has one. */
 async function modelFor(apiVersion, kind) {

@@ -16,4 +16,16 @@ public interface MetricsConfig {
     /** How long that count may take before the database cancels it. */
     @WithDefault("2s")
     Duration outboxTimeout();
+
+    /**
+     * How often the dispatches queued in the store are counted, for
+     * {@code sluice_queue_depth} and {@code sluice_queue_oldest_wait_seconds}:
+     * what an autoscaler reads sees the queue this late, at most.
+     */
+    @WithDefault("15s")
+    Duration queueInterval();
+
+    /** How long that count may take before the database cancels it. */
+    @WithDefault("2s")
+    Duration queueTimeout();
 }

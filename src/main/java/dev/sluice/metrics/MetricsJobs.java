@@ -5,6 +5,7 @@ import jakarta.inject.Singleton;
 
 import dev.sluice.callback.CallbackStore;
 import dev.sluice.concurrent.Jobs;
+import dev.sluice.record.WaitingDispatches;
 import io.quarkus.scheduler.Scheduled;
 
 /** Figures that need a query, read on a schedule so that a scrape never waits on the store. */
@@ -18,10 +19,21 @@ class MetricsJobs {
     CallbackStore outbox;
 
     @Inject
+    QueueMeters queue;
+
+    @Inject
+    WaitingDispatches waiting;
+
+    @Inject
     MetricsConfig config;
 
     @Scheduled(every = "${sluice.metrics.outbox-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void countOutbox() {
         Jobs.run("outbox count", () -> callbacks.countOutbox(outbox, config.outboxTimeout()));
+    }
+
+    @Scheduled(every = "${sluice.metrics.queue-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void countQueue() {
+        Jobs.run("queue count", () -> queue.count(waiting, config.queueTimeout()));
     }
 }

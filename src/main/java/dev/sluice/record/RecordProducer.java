@@ -55,4 +55,10 @@ class RecordProducer {
     RecordReaper recordReaper(Jdbc jdbc, ResultBodies bodies, ArtifactStore artifacts, DispatchConfig config) {
         return new RecordReaper(jdbc, bodies, artifacts, config.recordRetention());
     }
+
+    @Produces
+    @Singleton
+    WaitingDispatches waitingDispatches(Jdbc jdbc) {
+        return new WaitingDispatches(jdbc);
+    }
 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -35,7 +36,7 @@ import dev.sluice.testsupport.Program;
  * kubernetes-models, unknown fields refused), that check is shown to refuse
  * each kind of error, and the rendered pods keep what the worker relies on.
  * The alerting rules (deploy/prometheus) pass the same check against the
- * Prometheus operator's schema.
+ * Prometheus operator's schema, and the replicas' autoscaler against KEDA's.
  */
 class ManifestsIT {
 
@@ -46,6 +47,7 @@ class ManifestsIT {
     private static final Path ALERTS = Path.of("deploy/prometheus/sluice-alerts.yaml");
 
     private static final YAMLMapper YAML = new YAMLMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Map<Path, String> RENDERS = new ConcurrentHashMap<>();
 
     /** Every overlay, found on disk so that a new one cannot be left out. */
@@ -57,7 +59,7 @@ class ManifestsIT {
             overlays = dirs.filter(Files::isDirectory).sorted().toList();
         }
         assertThat(overlays.stream().map(p -> p.getFileName().toString()))
-                .containsExactly("dind", "dind-rootless", "host-socket");
+                .containsExactly("dind", "dind-rootless", "host-socket", "replicas");
         Files.createDirectories(RENDERED);
     }
 
@@ -359,6 +361,94 @@ class ManifestsIT {
         assertThat(rootless.get("hostUsers").asBoolean(true)).isFalse();
     }
 
+    // --- several replicas and their autoscaler -------------------------------------------------
+
+    /**
+     * KEDA's ScaledObject passes the strict check against KEDA's own schema
+     * (in the test above); what a schema cannot see is checked here: it
+     * scales this Deployment, which leaves the count to it, within bounds
+     * that keep a pod for the disruption budget to take, on a query that
+     * selects metrics the worker exports, one pod per run slots' worth.
+     */
+    @Test
+    void theReplicasScaleOnTheQueueTheWorkersExportAndTheAutoscalerAloneSetsTheirCount() throws IOException {
+        List<JsonNode> resources = parse(render(overlay("replicas")));
+        JsonNode deployment = only(resources, "Deployment");
+        JsonNode scaled = only(resources, "ScaledObject");
+        assertThat(scaled.get("apiVersion").asText()).isEqualTo("keda.sh/v1alpha1");
+        assertThat(scaled.at("/metadata/namespace").asText())
+                .isEqualTo(deployment.at("/metadata/namespace").asText());
+        assertThat(scaled.at("/spec/scaleTargetRef/kind").asText()).isEqualTo("Deployment");
+        assertThat(scaled.at("/spec/scaleTargetRef/apiVersion").asText())
+                .isEqualTo(deployment.get("apiVersion").asText());
+        assertThat(scaled.at("/spec/scaleTargetRef/name").asText())
+                .isEqualTo(deployment.at("/metadata/name").asText());
+        assertThat(deployment.at("/spec").has("replicas"))
+                .as("a count kubectl apply would reset")
+                .isFalse();
+
+        int min = scaled.at("/spec/minReplicaCount").asInt();
+        int max = scaled.at("/spec/maxReplicaCount").asInt();
+        int unavailable = only(resources, "PodDisruptionBudget")
+                .at("/spec/maxUnavailable")
+                .asInt();
+        assertThat(min).as("pods left while the budget takes one").isGreaterThan(unavailable);
+        assertThat(min).isLessThanOrEqualTo(max);
+        assertThat(scaled.at("/spec/fallback/replicas").asInt()).isBetween(min, max);
+
+        JsonNode triggers = scaled.at("/spec/triggers");
+        assertThat(triggers).hasSize(1);
+        JsonNode trigger = triggers.get(0);
+        assertThat(trigger.get("type").asText()).isEqualTo("prometheus");
+        assertThat(trigger.get("metricType").asText()).isEqualTo("AverageValue");
+        assertThat(trigger.at("/metadata/serverAddress").asText()).startsWith("http");
+        assertThat(trigger.at("/metadata/threshold").asText())
+                .as("one pod for each worker's run slots")
+                .isEqualTo(config(resources).get("SLUICE_DISPATCH_MAX_RUNNING"));
+
+        String query = trigger.at("/metadata/query").asText();
+        Program.Result checked = Program.node(JSON.writeValueAsString(List.of(query)), "check-promql.mjs");
+        assertThat(checked.exitCode()).as(checked.output()).isZero();
+        List<String> selected = texts(JSON.readTree(checked.stdout()).at("/0/metrics"));
+        assertThat(selected).containsExactlyInAnyOrder("sluice_queue_depth", "sluice_dispatches_running");
+        assertThat(documentedMetrics()).as("metrics docs/operations.md names").containsAll(selected);
+        assertThat(Files.readString(Path.of("src/main/java/dev/sluice/metrics/QueueMeters.java")))
+                .contains("\"sluice.queue.depth\"");
+    }
+
+    /**
+     * Every replica on one PostgreSQL, from the Secret: a key it lacks stops
+     * the pod, rather than leaving it on an embedded store no other replica
+     * sees; each replica keeps its own engine, and may reach the database.
+     */
+    @Test
+    void theReplicasShareOnePostgresqlFromTheSecretAndEachHasItsOwnEngine() throws IOException {
+        List<JsonNode> resources = parse(render(overlay("replicas")));
+        JsonNode deployment = only(resources, "Deployment");
+        JsonNode worker = worker(deployment);
+        String example = Files.readString(SECRET_EXAMPLE);
+        for (String name :
+                List.of("QUARKUS_DATASOURCE_JDBC_URL", "QUARKUS_DATASOURCE_USERNAME", "QUARKUS_DATASOURCE_PASSWORD")) {
+            JsonNode ref = find(worker.get("env"), "name", name).at("/valueFrom/secretKeyRef");
+            assertThat(ref.get("name").asText()).as(name).isEqualTo("sluice-secrets");
+            assertThat(ref.get("key").asText()).isEqualTo(name);
+            assertThat(ref.path("optional").asBoolean(false))
+                    .as(name + " optional")
+                    .isFalse();
+            assertThat(example).as("the example Secret shows " + name).contains(name + ":");
+        }
+        assertThat(pod(deployment).at("/initContainers"))
+                .isEqualTo(
+                        pod(only(parse(render(overlay("dind"))), "Deployment")).at("/initContainers"));
+
+        List<String> egressPorts = new ArrayList<>();
+        only(resources, "NetworkPolicy")
+                .at("/spec/egress")
+                .forEach(rule -> rule.path("ports")
+                        .forEach(p -> egressPorts.add(p.path("port").asText())));
+        assertThat(egressPorts).contains("53", "5432");
+    }
+
     // --- helpers ------------------------------------------------------------------------------
 
     private static Path overlay(String name) {
@@ -469,6 +559,21 @@ class ManifestsIT {
             case "m" -> Duration.ofMinutes(n);
             default -> Duration.ofHours(n);
         };
+    }
+
+    /** The metrics docs/operations.md's table names (MetricsIT holds the table to what the worker exposes). */
+    private static Set<String> documentedMetrics() throws IOException {
+        Set<String> names = new TreeSet<>();
+        Matcher m = Pattern.compile("^\\| ([^|]+) \\|", Pattern.MULTILINE)
+                .matcher(Files.readString(Path.of("docs/operations.md")));
+        while (m.find()) {
+            Matcher metric = Pattern.compile("`(sluice_[a-z_]+)`").matcher(m.group(1));
+            while (metric.find()) {
+                names.add(metric.group(1));
+            }
+        }
+        assertThat(names).contains("sluice_dispatches_accepted_total");
+        return names;
     }
 
     /**

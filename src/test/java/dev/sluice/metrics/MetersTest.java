@@ -24,6 +24,7 @@ import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchAccepted;
 import dev.sluice.record.DispatchFinished;
 import dev.sluice.record.StoredDispatches;
+import dev.sluice.record.WaitingDispatches;
 import dev.sluice.run.DispatchLoad;
 import dev.sluice.run.QueueWait;
 import dev.sluice.store.Jdbc;
@@ -209,6 +210,46 @@ class MetersTest {
         assertThatThrownBy(() -> callbacks.countOutbox(broken, Duration.ofSeconds(2)))
                 .isInstanceOf(StoreException.class);
         assertThat(value("sluice_callback_outbox_pending")).isNaN();
+    }
+
+    @Test
+    void theSharedQueueIsCountedPerTenantItsOldestWaitGrowsUntilTheNextCountAndAFailedCountLeavesAGap() {
+        Jdbc jdbc = TestStores.migrated(TestStores.h2());
+        StoredDispatches stored = new StoredDispatches(jdbc, StoredDispatches.NO_OUTBOX);
+        MutableClock clock = new MutableClock(T0.plusSeconds(60));
+        QueueMeters queue = new QueueMeters(registry, clock);
+        assertThat(Scrape.of(registry.scrape()).names()).doesNotContain("sluice_queue_depth");
+
+        stored.queued("acme.d-1", null, "w-1", T0.plusSeconds(10));
+        stored.queued("acme.d-2", null, "w-2", T0.plusSeconds(20));
+        queue.count(new WaitingDispatches(jdbc), Duration.ofSeconds(2));
+        // The default tenant has its series though nothing of it waits, so that a sum is 0, not empty.
+        assertThat(value("sluice_queue_depth{tenant=\"default\"}")).isZero();
+        assertThat(value("sluice_queue_oldest_wait_seconds{tenant=\"default\"}"))
+                .isZero();
+        assertThat(value("sluice_queue_depth{tenant=\"acme\"}")).isEqualTo(2);
+        assertThat(value("sluice_queue_oldest_wait_seconds{tenant=\"acme\"}")).isEqualTo(50);
+        clock.advance(Duration.ofMillis(2500));
+        assertThat(value("sluice_queue_oldest_wait_seconds{tenant=\"acme\"}")).isEqualTo(52.5);
+
+        stored.queued("d-3", null, "w-1", T0.plusSeconds(70));
+        stored.finish(StoredDispatches.result("acme.d-1", Dispatch.Status.CANCELLED, "", T0.plusSeconds(61)));
+        stored.finish(StoredDispatches.result("acme.d-2", Dispatch.Status.CANCELLED, "", T0.plusSeconds(61)));
+        queue.count(new WaitingDispatches(jdbc), Duration.ofSeconds(2));
+        assertThat(value("sluice_queue_depth{tenant=\"acme\"}")).isZero();
+        assertThat(value("sluice_queue_oldest_wait_seconds{tenant=\"acme\"}")).isZero();
+        assertThat(value("sluice_queue_depth{tenant=\"default\"}")).isEqualTo(1);
+        // Accepted by a worker whose clock runs ahead of this one's: no wait yet, never a negative one.
+        assertThat(value("sluice_queue_oldest_wait_seconds{tenant=\"default\"}"))
+                .isZero();
+
+        WaitingDispatches broken = new WaitingDispatches(new Jdbc(TestStores.h2())); // no tables
+        assertThatThrownBy(() -> queue.count(broken, Duration.ofSeconds(2))).isInstanceOf(StoreException.class);
+        for (String tenant : List.of("default", "acme")) {
+            assertThat(value("sluice_queue_depth{tenant=\"" + tenant + "\"}")).isNaN();
+            assertThat(value("sluice_queue_oldest_wait_seconds{tenant=\"" + tenant + "\"}"))
+                    .isNaN();
+        }
     }
 
     @Test

@@ -91,10 +91,13 @@ class MetricsIT {
             assertThat(awaitTerminal(failingId).getString("status")).isEqualTo("failed");
             awaitDelivery(truncatedId, "delivered");
             awaitDelivery(failingId, "dead");
-            // The outbox is counted on a schedule (every second in the test profile), never by a scrape.
+            // The outbox and the queue are counted on a schedule (every second in the test profile), never by a scrape.
             Scrape after = await().atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(200))
-                    .until(Scrape::take, s -> !Double.isNaN(s.value("sluice_callback_outbox_pending")));
+                    .until(
+                            Scrape::take,
+                            s -> !Double.isNaN(s.value("sluice_callback_outbox_pending"))
+                                    && s.names().contains("sluice_queue_depth"));
             return new Run(before, after);
         }
     }
@@ -197,6 +200,18 @@ class MetricsIT {
         }
         assertThat(panels).isGreaterThanOrEqualTo(12);
         assertSelectOnlyExposedMetrics(expressions);
+    }
+
+    @Test
+    void theAutoscalersQuerySelectsOnlyMetricsTheWorkerExposes() throws IOException {
+        JsonNode scaled = new YAMLMapper()
+                .readTree(Path.of("deploy/kubernetes/overlays/replicas/scaledobject.yaml")
+                        .toFile());
+        List<String> queries = new ArrayList<>();
+        scaled.at("/spec/triggers")
+                .forEach(t -> queries.add(t.at("/metadata/query").asText()));
+        assertThat(queries).hasSize(1);
+        assertSelectOnlyExposedMetrics(queries);
     }
 
     @Test

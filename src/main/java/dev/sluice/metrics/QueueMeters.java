@@ -1,0 +1,110 @@
+package dev.sluice.metrics;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import jakarta.inject.Singleton;
+
+import dev.sluice.record.DispatchKey;
+import dev.sluice.record.WaitingDispatches;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * The queue that every worker on the store shares, per tenant: how many
+ * dispatches wait, and how long the oldest has waited. Each worker counts the
+ * same rows, so each reports the same figures (a query takes their maximum
+ * across pods). The store is counted on a schedule ({@link MetricsJobs}); a
+ * scrape reads the last count, and only the wait is brought up to the
+ * scrape's moment, so it grows between counts as the real wait does.
+ */
+@Singleton
+class QueueMeters {
+
+    private final MeterRegistry registry;
+    private final Clock clock;
+    /** Tenants seen waiting, kept at 0 once their queue empties: as many as the tokens name. */
+    private final Map<String, Figures> tenants = new ConcurrentHashMap<>();
+
+    QueueMeters(MeterRegistry registry, Clock clock) {
+        this.registry = registry;
+        this.clock = clock;
+    }
+
+    /**
+     * Counts the waiting dispatches within {@code timeout}. The default tenant
+     * always has its series once a count succeeded, so that a sum over tenants
+     * is 0, not empty, when nothing waits. A count that fails leaves a gap in
+     * every series and is passed on.
+     */
+    void count(WaitingDispatches waiting, Duration timeout) {
+        List<WaitingDispatches.Tenant> counted;
+        try {
+            counted = waiting.count(timeout);
+        } catch (RuntimeException e) {
+            tenants.values().forEach(f -> f.set(Double.NaN, null));
+            throw e;
+        }
+        Map<String, WaitingDispatches.Tenant> byName =
+                counted.stream().collect(Collectors.toMap(WaitingDispatches.Tenant::tenant, Function.identity()));
+        figures(DispatchKey.DEFAULT_TENANT);
+        byName.keySet().forEach(this::figures);
+        tenants.forEach((name, f) -> {
+            WaitingDispatches.Tenant t = byName.get(name);
+            f.set(t == null ? 0 : t.count(), t == null ? null : t.oldest());
+        });
+    }
+
+    private Figures figures(String tenant) {
+        return tenants.computeIfAbsent(tenant, this::register);
+    }
+
+    private Figures register(String tenant) {
+        Figures f = new Figures();
+        Gauge.builder("sluice.queue.depth", f, Figures::depth)
+                .description("Dispatches queued in the store and not yet started, across every worker on it,"
+                        + " by tenant; counted every sluice.metrics.queue-interval")
+                .tag("tenant", tenant)
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder("sluice.queue.oldest.wait", f, figures -> figures.waited(clock.instant()))
+                .description("Seconds since the oldest queued dispatch was accepted, by tenant; 0 when none waits")
+                .baseUnit("seconds")
+                .tag("tenant", tenant)
+                .strongReference(true)
+                .register(registry);
+        return f;
+    }
+
+    /** One tenant's last count: NaN before the first and after one that failed, a gap rather than a stale figure. */
+    private static final class Figures {
+
+        private volatile double depth = Double.NaN;
+        /** The oldest waiting dispatch's acceptance; null when none waits. */
+        private volatile Instant oldest;
+
+        void set(double depth, Instant oldest) {
+            this.oldest = oldest;
+            this.depth = depth;
+        }
+
+        double depth() {
+            return depth;
+        }
+
+        /** A clock a little behind the accepting worker's gives a wait below 0: read as none yet. */
+        double waited(Instant now) {
+            Instant since = oldest;
+            if (Double.isNaN(depth)) {
+                return Double.NaN;
+            }
+            return since == null ? 0 : Math.max(0, Duration.between(since, now).toMillis() / 1000.0);
+        }
+    }
+}

@@ -60,6 +60,7 @@ public interface ImagesConfig {
      * it by any worker on the same engine) before the collector removes its
      * reference; {@code 0} turns the collector off, and pulled images then stay
      * until removed by hand. Images the worker did not pull are never removed.
+     * It counts from a dispatch's start: keep it above {@code sluice.dispatch.max-timeout}.
      */
     @WithDefault("24h")
     Duration unusedRetention();

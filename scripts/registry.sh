@@ -142,9 +142,22 @@ push_image() {
   DOCKER_CONFIG=$config docker login --username "$user" --password-stdin "$host" <"$dir/password" \
     >/dev/null 2>"$config/login.err" || { cat "$config/login.err" >&2; die "docker login to $host failed"; }
   docker tag "$agent_image" "$host/$repository:test"
-  DOCKER_CONFIG=$config docker push -q "$host/$repository:test" >/dev/null
-  # Only the pushed tag goes: the agent image keeps its own name.
-  docker rmi "$host/$repository:test" >/dev/null
+  # ImageCollectIT's own references, so that ImagePullIT's removals never meet them: two more tags of the
+  # agent image, and an image of its own (one label more), whose reference is then its only name.
+  docker tag "$agent_image" "$host/$repository:collect"
+  docker tag "$agent_image" "$host/$repository:collect-pinned"
+  printf 'FROM %s\nLABEL dev.sluice.test=collect-held\n' "$agent_image" \
+    | docker build -q -t "$host/sluice/collect-held:1" - >/dev/null 2>"$config/build.err" \
+    || { cat "$config/build.err" >&2; die "could not build $host/sluice/collect-held:1"; }
+  local pushed=("$host/$repository:test" "$host/$repository:collect" "$host/$repository:collect-pinned"
+    "$host/sluice/collect-held:1")
+  local image pid pids=()
+  for image in "${pushed[@]}"; do
+    DOCKER_CONFIG=$config docker push -q "$image" >/dev/null & pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || die "docker push to $host failed"; done
+  # Only the pushed tags go: the agent image keeps its own name.
+  docker rmi "${pushed[@]}" >/dev/null
 }
 
 install_packages

@@ -44,6 +44,12 @@ class ContainerProducer {
 
     @Produces
     @Singleton
+    EngineImages engineImages(DockerClients clients) {
+        return new EngineImages(clients);
+    }
+
+    @Produces
+    @Singleton
     ContainerLogs containerLogs(DockerClients clients) {
         return new ContainerLogs(clients);
     }

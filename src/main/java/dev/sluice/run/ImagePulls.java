@@ -22,12 +22,15 @@ final class ImagePulls {
     private final ImagePuller puller;
     private final RegistryCredentials credentials;
     private final ExecutorService threads;
+    private final ImageUses uses;
     private final Map<String, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
 
-    ImagePulls(ImagePuller puller, RegistryCredentials credentials, ExecutorService threads) {
+    /** @param uses records each pull that ended well, for the collection of unused images (ADR 0062) */
+    ImagePulls(ImagePuller puller, RegistryCredentials credentials, ExecutorService threads, ImageUses uses) {
         this.puller = puller;
         this.credentials = credentials;
         this.threads = threads;
+        this.uses = uses;
     }
 
     /** The pull of {@code name} under way, or a new one: ends when the engine holds it, or with why not. */
@@ -42,7 +45,7 @@ final class ImagePulls {
     private void run(String key, ImageName name, CompletableFuture<Void> pull) {
         RuntimeException failure = null;
         try {
-            puller.pull(name, credentials.forRegistry(name.domain()));
+            uses.pull(name, () -> puller.pull(name, credentials.forRegistry(name.domain())));
         } catch (RuntimeException e) {
             failure = e;
         } finally {

@@ -42,11 +42,13 @@ final class ImageResolver {
     private final ContainerRuntime runtime;
     private final ImagePulls pulls;
     private final ImagePolicy allowed;
+    private final ImageUses uses;
 
-    ImageResolver(ContainerRuntime runtime, ImagePulls pulls, ImagePolicy allowed) {
+    ImageResolver(ContainerRuntime runtime, ImagePulls pulls, ImagePolicy allowed, ImageUses uses) {
         this.runtime = runtime;
         this.pulls = pulls;
         this.allowed = allowed;
+        this.uses = uses;
     }
 
     /**
@@ -60,6 +62,8 @@ final class ImageResolver {
         if (policy == PullPolicy.ALWAYS && !pulledForIt) {
             return new Pull(pulls.pull(name));
         }
+        // Before the inspect: a collector that has not yet claimed the reference's row now leaves it (ADR 0062).
+        uses.used(name);
         Optional<ContainerRuntime.ImageFacts> facts = runtime.findImage(spec.image());
         if (facts.isEmpty()) {
             if (policy == PullPolicy.NEVER || pulledForIt) {

@@ -55,6 +55,32 @@ public interface ImagesConfig {
     @WithDefault("2")
     int maxConcurrentPulls();
 
+    /**
+     * How long an image the worker pulled may go unused (no container made of
+     * it by any worker on the same engine) before the collector removes its
+     * reference; {@code 0} turns the collector off, and pulled images then stay
+     * until removed by hand. Images the worker did not pull are never removed.
+     * It counts from a dispatch's start: keep it above {@code sluice.dispatch.max-timeout}.
+     */
+    @WithDefault("24h")
+    Duration unusedRetention();
+
+    /** How often the collector of unused images runs; each round removes at most {@code collect-batch} references. */
+    @WithDefault("10m")
+    Duration collectInterval();
+
+    /** How many references one round of the collector removes at most; it never forces a removal. */
+    @WithDefault("20")
+    int collectBatch();
+
+    /**
+     * Patterns of pulled images the collector never removes, comma-separated, in
+     * the syntax of {@code sluice.images.allowed}, matched against the
+     * normalized reference ({@code docker.io/library/busybox:latest},
+     * {@code registry.example/agents/reviewer:1.4}). None by default.
+     */
+    Optional<List<String>> pinned();
+
     /** The credentials of one registry. */
     interface Registry {
 

@@ -2,6 +2,7 @@ package dev.sluice.run;
 
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,7 +21,9 @@ import dev.sluice.container.ContainerReaper;
 import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.ContainerStopper;
 import dev.sluice.container.DockerClients;
+import dev.sluice.container.EngineImages;
 import dev.sluice.container.EngineMonitor;
+import dev.sluice.container.ImagePatterns;
 import dev.sluice.container.ImagePuller;
 import dev.sluice.container.RegistryCredential;
 import dev.sluice.container.RegistryCredentials;
@@ -69,12 +72,36 @@ class RunProducer {
 
     @Produces
     @Singleton
+    PulledImages pulledImages(Jdbc jdbc) {
+        return new PulledImages(jdbc);
+    }
+
+    @Produces
+    @Singleton
+    ImageCollector imageCollector(
+            PulledImages pulled, EngineImages engine, ImagesConfig config, Clock clock, Event<ImageRemoved> removed) {
+        return new ImageCollector(
+                pulled,
+                engine,
+                new ImagePatterns(config.pinned().orElse(List.of())),
+                config.unusedRetention(),
+                config.collectBatch(),
+                clock,
+                removed::fire);
+    }
+
+    @Produces
+    @Singleton
     ImageResolver imageResolver(
             ContainerRuntime runtime,
             DockerClients clients,
             ImagesConfig config,
             ImagePolicy policy,
-            @Identifier("image-pulls") ExecutorService threads) {
+            @Identifier("image-pulls") ExecutorService threads,
+            PulledImages pulled,
+            EngineImages engine,
+            Clock clock) {
+        ImageUses uses = new ImageUses(pulled, engine, clock);
         Map<String, RegistryCredential> configured = new HashMap<>();
         config.registries()
                 .forEach((host, registry) ->
@@ -82,8 +109,9 @@ class RunProducer {
         ImagePulls pulls = new ImagePulls(
                 new ImagePuller(clients, config.pullTimeout()),
                 new RegistryCredentials(configured, config.dockerConfig()),
-                threads);
-        return new ImageResolver(runtime, pulls, policy);
+                threads,
+                uses);
+        return new ImageResolver(runtime, pulls, policy, uses);
     }
 
     /** One thread per running dispatch: it reads the stream and waits for the exit. */

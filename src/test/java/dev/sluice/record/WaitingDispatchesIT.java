@@ -27,7 +27,9 @@ class WaitingDispatchesIT {
     private static final Instant T0 = Instant.parse("2026-11-28T10:00:00.250Z");
 
     static Stream<Arguments> stores() {
-        return Stream.of(Arguments.of("h2", TestStores.h2()), Arguments.of("postgresql", TestStores.postgres("sluice_waiting_test")));
+        return Stream.of(
+                Arguments.of("h2", TestStores.h2()),
+                Arguments.of("postgresql", TestStores.postgres("sluice_waiting_test")));
     }
 
     @ParameterizedTest(name = "{0}")

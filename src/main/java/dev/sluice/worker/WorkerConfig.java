@@ -70,6 +70,6 @@ public interface WorkerConfig {
      * Past it the read is answered {@code 503 owner-unreachable}, or a body
      * already on its way is cut.
      */
-    @WithDefault("5s")
+    @WithDefault("15s")
     Duration peerTimeout();
 }

@@ -26,7 +26,7 @@ class AddressesTest {
             "http://u:p@10.1.2.3:8080",
             "ftp://10.1.2.3",
             "http://10.1.2.3:8080#f",
-            "10.1.2.3:8080"
+            "pod-a:8080"
         }) {
             assertThatThrownBy(() -> Addresses.checked(URI.create(address)))
                     .as(address)

@@ -45,6 +45,7 @@ public class DispatchActions {
     private final CallbackService callbacks;
     private final ObjectMapper json;
     private final Workspaces workspaces;
+    private final OwnerReads owners;
 
     @Inject
     DispatchActions(
@@ -58,7 +59,8 @@ public class DispatchActions {
             ApiConfig config,
             CallbackService callbacks,
             ObjectMapper json,
-            Workspaces workspaces) {
+            Workspaces workspaces,
+            OwnerReads owners) {
         this.intake = intake;
         this.queries = queries;
         this.cancellation = cancellation;
@@ -70,6 +72,7 @@ public class DispatchActions {
         this.callbacks = callbacks;
         this.json = json;
         this.workspaces = workspaces;
+        this.owners = owners;
     }
 
     /** Reads a request from JSON as POST's body is read: unknown fields and wrong types are refused. */
@@ -180,6 +183,26 @@ public class DispatchActions {
      */
     public LogRange log(
             Caller caller, String id, String stream, String offset, String limit, long defaultLimit, int most) {
+        return log(caller, id, stream, offset, limit, defaultLimit, most, Relay.NONE);
+    }
+
+    /**
+     * As {@link #log(Caller, String, String, String, String, long)}, from the
+     * replica that ran the dispatch when that is another one (ADR 0065).
+     */
+    public LogRange log(Caller caller, String id, String stream, String offset, String limit, Relay relay) {
+        return log(caller, id, stream, offset, limit, defaultLogRange(), Integer.MAX_VALUE, relay);
+    }
+
+    private LogRange log(
+            Caller caller,
+            String id,
+            String stream,
+            String offset,
+            String limit,
+            long defaultLimit,
+            int most,
+            Relay relay) {
         String key = caller.dispatchKey(id);
         if (!"stdout".equals(stream) && !"stderr".equals(stream)) {
             throw new ProblemException(404, "not-found", "No such stream", "streams are stdout and stderr");
@@ -191,7 +214,8 @@ public class DispatchActions {
                 ? (int) Math.min(max, defaultLimit)
                 : QueryParams.intIn("limit", limit, 1, max);
         int read = Math.min(size, most);
-        return logReads.open(() -> logs.read(key, stream.equals("stdout"), from, read));
+        return logReads.open(() -> owners.log(key, id, stream, from, read, relay)
+                .orElseGet(() -> logs.read(key, stream.equals("stdout"), from, read)));
     }
 
     /** A range read's limit when the request names none: {@code sluice.api.default-log-range}. */

@@ -2,6 +2,7 @@ package dev.sluice.actions;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.function.Predicate;
 
 import dev.sluice.artifact.ArtifactStore;
 import dev.sluice.record.Dispatch;
@@ -22,12 +23,20 @@ public class DispatchArtifacts {
     private final ArtifactStore store;
     private final String workerId;
     private final Clock clock;
+    private final Predicate<String> gone;
 
     public DispatchArtifacts(DispatchQueries queries, ArtifactStore store, String workerId, Clock clock) {
+        this(queries, store, workerId, clock, worker -> false);
+    }
+
+    /** @param gone whether a worker is no longer running, its disk out of reach with it (ADR 0065) */
+    public DispatchArtifacts(
+            DispatchQueries queries, ArtifactStore store, String workerId, Clock clock, Predicate<String> gone) {
         this.queries = queries;
         this.store = store;
         this.workerId = workerId;
         this.clock = clock;
+        this.gone = gone;
     }
 
     /** The file artifact {@code name} of dispatch {@code id} is kept in. */
@@ -53,7 +62,14 @@ public class DispatchArtifacts {
         }
         boolean retained = dispatch.finishedAt() != null
                 && dispatch.finishedAt().plus(store.retention()).isAfter(clock.instant());
-        if (retained && dispatch.workerId() != null && !dispatch.workerId().equals(workerId)) {
+        boolean elsewhere = dispatch.workerId() != null && !dispatch.workerId().equals(workerId);
+        if (retained && elsewhere && gone.test(dispatch.workerId())) {
+            throw new RequestRefused(
+                    RequestRefused.Reason.ARTIFACT_GONE,
+                    "the artifacts of dispatch " + id + " were kept on the disk of worker " + dispatch.workerId()
+                            + ", which is no longer running");
+        }
+        if (retained && elsewhere) {
             throw new RequestRefused(
                     RequestRefused.Reason.ARTIFACT_ELSEWHERE,
                     "the artifacts of dispatch " + id + " are kept on the disk of worker " + dispatch.workerId()

@@ -24,6 +24,13 @@ public final class ProblemException extends RuntimeException {
         this.headers = headers;
     }
 
+    /** A problem made elsewhere (the replica a read was relayed to, ADR 0065), passed on as it is. */
+    public ProblemException(Problem problem, Map<String, String> headers) {
+        super(problem.detail(), null, false, false);
+        this.problem = problem;
+        this.headers = headers;
+    }
+
     public ProblemException(int status, String type, String title, String detail) {
         this(status, type, title, detail, null, Map.of());
     }

@@ -273,7 +273,10 @@ public interface DispatchApi {
             responseCode = "429",
             description =
                     "too-many-log-reads: sluice.api.max-log-reads ranges are being read; retry after " + "Retry-After")
-    @APIResponse(responseCode = "503", description = "engine-unavailable or store-unavailable")
+    @APIResponse(
+            responseCode = "503",
+            description = "engine-unavailable, store-unavailable, or owner-unreachable (the replica running the "
+                    + "dispatch, to which the read was relayed, did not answer in time; ADR 0065)")
     Response logs(
             @Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id,
             @Parameter(
@@ -322,7 +325,10 @@ public interface DispatchApi {
             responseCode = "429",
             description = "too-many-streams: sluice.events.max-subscribers, or the tenant's "
                     + "max-subscribers-per-tenant, are open; retry after Retry-After")
-    @APIResponse(responseCode = "503", description = "store-unavailable")
+    @APIResponse(
+            responseCode = "503",
+            description = "store-unavailable, or owner-unreachable (the replica running the dispatch, to which "
+                    + "the stream was relayed, did not answer in time; ADR 0065)")
     void events(
             @Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id,
             @Parameter(
@@ -380,8 +386,12 @@ public interface DispatchApi {
             description = "range-not-satisfiable: the range starts past the end; Content-Range: bytes */size")
     @APIResponse(
             responseCode = "421",
-            description = "artifact-elsewhere: another worker ran the dispatch and keeps its artifacts on its disk")
-    @APIResponse(responseCode = "503", description = "store-unavailable")
+            description = "artifact-elsewhere: another worker ran the dispatch and keeps its artifacts on its disk, "
+                    + "and advertises no address to relay the read to")
+    @APIResponse(
+            responseCode = "503",
+            description = "store-unavailable, or owner-unreachable (the replica that ran the dispatch, to which "
+                    + "the read was relayed, did not answer in time; ADR 0065)")
     Response artifact(
             @Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id,
             @Parameter(

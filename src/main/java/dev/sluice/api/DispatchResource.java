@@ -1,6 +1,7 @@
 package dev.sluice.api;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -25,7 +26,9 @@ import dev.sluice.actions.DispatchArtifacts;
 import dev.sluice.actions.DispatchListView;
 import dev.sluice.actions.DispatchRequest;
 import dev.sluice.actions.DispatchView;
+import dev.sluice.actions.OwnerReads;
 import dev.sluice.actions.ProblemException;
+import dev.sluice.actions.Relay;
 import dev.sluice.artifact.MediaTypes;
 import dev.sluice.callback.CallbackService;
 import dev.sluice.events.EventHub;
@@ -36,7 +39,9 @@ import dev.sluice.record.DispatchLinks;
 import dev.sluice.record.RequestRefused;
 import dev.sluice.run.Cancellation;
 import dev.sluice.run.DispatchIntake;
+import dev.sluice.worker.PeerReads;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 
 /** The v1 dispatch API (docs/api.md, section 2); its routes and answers are declared by {@link DispatchApi}. */
 public class DispatchResource implements DispatchApi {
@@ -61,6 +66,15 @@ public class DispatchResource implements DispatchApi {
 
     @Inject
     LogWrites logWrites;
+
+    @Inject
+    OwnerReads owners;
+
+    @Inject
+    Relays relays;
+
+    @Inject
+    RelayedEvents relayed;
 
     @Override
     public Response create(DispatchRequest request) {
@@ -118,7 +132,7 @@ public class DispatchResource implements DispatchApi {
      */
     @Override
     public Response logs(String id, String stream, String offset, String limit, HttpServerRequest request) {
-        LogRange range = actions.log(callers.current(), id, stream, offset, limit, actions.defaultLogRange());
+        LogRange range = actions.log(callers.current(), id, stream, offset, limit, relays.current());
         StreamingOutput body = out -> logWrites.write(range, out, request.response());
         return Response.ok(body, MediaType.APPLICATION_OCTET_STREAM)
                 .header("Content-Length", range.length())
@@ -131,6 +145,19 @@ public class DispatchResource implements DispatchApi {
     @Override
     public void events(String id, String lastEventId, SseEventSink sink, Sse sse) {
         Caller caller = callers.current();
+        Relay relay = relays.current();
+        Optional<PeerReads.Answer.Served> owner = owners.events(caller, id, relay);
+        if (owner.isPresent()) {
+            if (!relayed.relay(
+                    owner.get(),
+                    new SseEvents(sink, sse),
+                    after -> owners.events(caller, id, relay.after(after)),
+                    lastEventId)) {
+                close(owner.get());
+                throw SseEvents.refusal(EventHub.Admission.WORKER_FULL, limits.retryAfter());
+            }
+            return;
+        }
         EventHub.Admission admission = events.subscribe(
                 caller.tenant(), caller.dispatchKey(id), SseEvents.lastEventId(lastEventId), new SseEvents(sink, sse));
         if (admission != EventHub.Admission.OPEN) {
@@ -145,6 +172,11 @@ public class DispatchResource implements DispatchApi {
      */
     @Override
     public Response artifact(String id, String name, String range) {
+        Optional<PeerReads.Answer.Served> owner =
+                owners.artifact(callers.current(), id, encoded(name), relays.current());
+        if (owner.isPresent()) {
+            return relayedArtifact(owner.get());
+        }
         Path file = artifacts.file(callers.current(), id, name);
         long size;
         String type;
@@ -173,5 +205,39 @@ public class DispatchResource implements DispatchApi {
                                 + URLEncoder.encode(base, StandardCharsets.UTF_8)
                                         .replace("+", "%20"))
                 .build();
+    }
+
+    /** The owner's answer as it gave it (ADR 0065), its body written as it comes, each write under a deadline. */
+    private Response relayedArtifact(PeerReads.Answer.Served served) {
+        long length = Long.parseLong(served.headers().getOrDefault("content-length", "-1"));
+        LogRange body = new LogRange(0, Math.max(0, length), true, out -> {
+                    try (InputStream in = served.body()) {
+                        in.transferTo(out);
+                    }
+                })
+                .whenClosed(() -> close(served));
+        HttpServerResponse response = relays.response();
+        Response.ResponseBuilder answer =
+                Response.status(served.status()).entity((StreamingOutput) out -> logWrites.write(body, out, response));
+        served.headers().forEach(answer::header);
+        return answer.build();
+    }
+
+    /** The name as a path: each segment percent-encoded, slashes kept (docs/api.md, section 2.13). */
+    private static String encoded(String name) {
+        StringBuilder path = new StringBuilder();
+        for (String segment : name.split("/", -1)) {
+            path.append(path.length() == 0 ? "" : "/")
+                    .append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
+        }
+        return path.toString();
+    }
+
+    private static void close(PeerReads.Answer.Served served) {
+        try {
+            served.close();
+        } catch (IOException e) {
+            // the owner's connection is let go either way
+        }
     }
 }

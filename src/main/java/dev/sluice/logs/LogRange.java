@@ -56,9 +56,13 @@ public final class LogRange implements AutoCloseable {
         return endOfLog;
     }
 
-    /** Runs {@code action} once, when the range is written or closed. */
+    /** Runs {@code action} once, when the range is written or closed, after any action given before. */
     public LogRange whenClosed(Runnable action) {
-        this.onClose = action;
+        Runnable before = onClose;
+        this.onClose = () -> {
+            before.run();
+            action.run();
+        };
         return this;
     }
 

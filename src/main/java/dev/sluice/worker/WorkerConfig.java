@@ -1,5 +1,6 @@
 package dev.sluice.worker;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -52,4 +53,23 @@ public interface WorkerConfig {
      */
     @WithDefault("true")
     boolean warmUp();
+
+    /**
+     * Where the other replicas on the store reach this worker's API, to relay
+     * reads of the dispatches it runs (ADR 0065): {@code http://host:port},
+     * with no path. Unset means {@code quarkus.http.host} and
+     * {@code quarkus.http.port}, or this host's address when the API listens on
+     * every interface; in Kubernetes, the pod's IP. Only used with a shared
+     * (PostgreSQL) store.
+     */
+    Optional<URI> advertisedUrl();
+
+    /**
+     * How long a relayed read may wait for the replica running the dispatch:
+     * to connect, for its answer to begin, and for each read of its body.
+     * Past it the read is answered {@code 503 owner-unreachable}, or a body
+     * already on its way is cut.
+     */
+    @WithDefault("15s")
+    Duration peerTimeout();
 }

@@ -11,13 +11,16 @@ public final class WorkerLease {
 
     private final Jdbc jdbc;
     private final String workerId;
+    private final String address;
     private final Duration lease;
     private final Clock clock;
     private final Instant startedAt;
 
-    public WorkerLease(Jdbc jdbc, String workerId, Duration lease, Clock clock) {
+    /** @param address where the other replicas reach this one (ADR 0065); {@code null} for nowhere */
+    public WorkerLease(Jdbc jdbc, String workerId, String address, Duration lease, Clock clock) {
         this.jdbc = jdbc;
         this.workerId = workerId;
+        this.address = address;
         this.lease = lease;
         this.clock = clock;
         this.startedAt = clock.instant();
@@ -31,12 +34,18 @@ public final class WorkerLease {
     public synchronized void renew() {
         Instant until = clock.instant().plus(lease);
         jdbc.transaction("renew worker lease", tx -> {
-            if (tx.update("UPDATE workers SET lease_until = ? WHERE id = ?", until, workerId) == 0) {
+            if (tx.update(
+                            "UPDATE workers SET lease_until = ?, advertised_url = ? WHERE id = ?",
+                            until,
+                            address,
+                            workerId)
+                    == 0) {
                 tx.update(
-                        "INSERT INTO workers (id, lease_until, started_at) VALUES (?, ?, ?)",
+                        "INSERT INTO workers (id, lease_until, started_at, advertised_url) VALUES (?, ?, ?, ?)",
                         workerId,
                         until,
-                        startedAt);
+                        startedAt,
+                        address);
             }
             return null;
         });

@@ -1,12 +1,20 @@
 package dev.sluice.worker;
 
+import java.io.IOException;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.Executors;
 
+import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import dev.sluice.concurrent.Threads;
 import dev.sluice.container.ContainerInventory;
+import dev.sluice.store.Database;
 import dev.sluice.store.Jdbc;
 
 class WorkerProducer {
@@ -27,7 +35,36 @@ class WorkerProducer {
     @Produces
     @Singleton
     WorkerLease lease(Jdbc jdbc, Worker worker, WorkerConfig config, Clock clock) {
-        return new WorkerLease(jdbc, worker.id(), config.lease(), clock);
+        return new WorkerLease(jdbc, worker.id(), address(config).toString(), config.lease(), clock);
+    }
+
+    /** Where the API listens, unless {@code sluice.worker.advertised-url} says where the others reach it. */
+    private static URI address(WorkerConfig config) {
+        var settings = ConfigProvider.getConfig();
+        return Addresses.of(
+                config.advertisedUrl(),
+                settings.getOptionalValue("quarkus.http.host", String.class).orElse("0.0.0.0"),
+                settings.getOptionalValue("quarkus.http.port", Integer.class).orElse(8080));
+    }
+
+    @Produces
+    @Singleton
+    Peers peers(Jdbc jdbc, Clock clock, Database database) {
+        return new Peers(jdbc, clock, !database.kind().equals("h2"));
+    }
+
+    @Produces
+    @Singleton
+    PeerReads peerReads(Peers peers, Worker worker, WorkerConfig config) {
+        return new PeerReads(
+                peers,
+                worker.id(),
+                config.peerTimeout(),
+                Executors.newSingleThreadScheduledExecutor(Threads.named("relay-deadline-")));
+    }
+
+    void closePeerReads(@Disposes PeerReads reads) throws IOException {
+        reads.close();
     }
 
     @Produces

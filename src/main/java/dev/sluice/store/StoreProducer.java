@@ -1,6 +1,7 @@
 package dev.sluice.store;
 
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.concurrent.Executors;
 
@@ -25,6 +26,13 @@ class StoreProducer {
 
     private static final Logger LOG = Logger.getLogger(StoreProducer.class);
 
+    /** H2's error code for a database file another process holds open (its file lock). */
+    private static final int H2_DATABASE_IN_USE = 90020;
+
+    static final String EMBEDDED_IN_USE = "refusing to start: the embedded store in %s is in use by another worker;"
+            + " one worker per embedded store (ADR 0063). Several replicas share a PostgreSQL store:"
+            + " set QUARKUS_DATASOURCE_JDBC_URL, or give this worker a data directory of its own (SLUICE_DATA_DIR)";
+
     /**
      * The default datasource is built for PostgreSQL and is only active when its
      * URL is set; otherwise the embedded H2 one serves. The schema is migrated
@@ -47,9 +55,28 @@ class StoreProducer {
         }
         Database database =
                 usePostgres ? new Database(postgres.get(), "postgresql") : new Database(embedded.get(), "h2");
-        (usePostgres ? postgresFlyway : embeddedFlyway).get().migrate();
+        try {
+            (usePostgres ? postgresFlyway : embeddedFlyway).get().migrate();
+        } catch (RuntimeException e) {
+            if (!usePostgres && lockedByAnotherProcess(e)) {
+                // Logged on a line of its own, as well as in the failed start's stack trace, for log shippers.
+                String refusal = EMBEDDED_IN_USE.formatted(dataDir);
+                LOG.error(refusal);
+                throw new IllegalStateException(refusal, e);
+            }
+            throw e;
+        }
         LOG.infof("dispatch store: %s", database.kind());
         return database;
+    }
+
+    private static boolean lockedByAnotherProcess(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && sql.getErrorCode() == H2_DATABASE_IN_USE) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Produces

@@ -151,6 +151,15 @@ public record DispatchSpec(
         return !secretNames.isEmpty();
     }
 
+    /**
+     * Whether only the worker that accepted it can run it: its secrets' values
+     * are in that worker's memory alone, a kept workspace on its disk alone.
+     */
+    @JsonIgnore
+    public boolean runsOnlyWhereAccepted() {
+        return hasSecrets() || (workspace != null && workspace.kept());
+    }
+
     /** True when the secret values were lost (the spec was read back from the store). */
     @JsonIgnore
     public boolean secretsMissing() {

@@ -51,7 +51,7 @@ public class DispatchStore {
 
     private static final String INSERT =
             "INSERT INTO dispatches (id, tenant, status, image, fingerprint, spec, has_secrets, worker_id, created_at, "
-                    + "callback_url, metadata) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?)";
+                    + "callback_url, metadata, pinned_to) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     /** Records a new queued dispatch; false when the id is already taken. */
     public boolean insert(NewDispatch d) {
@@ -93,7 +93,9 @@ public class DispatchStore {
             d.workerId(),
             d.createdAt(),
             d.spec().callbackUrl(),
-            d.spec().metadata() == null ? null : json.write(d.spec().metadata())
+            d.spec().metadata() == null ? null : json.write(d.spec().metadata()),
+            // Only the worker that accepted it can run it: what it needs is there alone (ADR 0063).
+            d.spec().runsOnlyWhereAccepted() ? d.workerId() : null
         };
     }
 

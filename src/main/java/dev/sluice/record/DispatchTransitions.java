@@ -151,13 +151,16 @@ public final class DispatchTransitions {
 
     /**
      * Closes the unfinished dispatches of workers whose lease lapsed before
-     * {@code now} (or that never held one), each with the result {@code close}
+     * {@code now} (or that never held one), but for queued ones that any
+     * worker may run, each with the result {@code close}
      * makes, in one transaction. Rows are locked with {@code FOR UPDATE SKIP
      * LOCKED}, so live replicas sweeping at once share the work.
      */
     public List<DispatchResult> closeLost(
             String me, Instant now, int limit, Outbox outbox, Function<Lost, Closing> close) {
+        // A queued dispatch any worker may run is not lost with its worker: it waits in the queue (ADR 0063).
         String select = "SELECT d.id, d.spec, d.started_at FROM dispatches d WHERE d.status NOT IN " + TERMINAL
+                + " AND NOT (d.status = 'queued' AND d.pinned_to IS NULL)"
                 + " AND d.worker_id <> ? AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = d.worker_id "
                 + "AND w.lease_until >= ?) ORDER BY d.seq LIMIT ? FOR UPDATE SKIP LOCKED";
         String update = "UPDATE dispatches SET status = ?, " + BODY_COLUMNS

@@ -162,7 +162,6 @@ public class DispatchIntake {
         return records.stream().map(this::queued).toList();
     }
 
-    /** The one tenant of dispatches accepted together: a group is its caller's. */
     /** The checks every new dispatch passes before it is recorded, ending with a place for each of {@code n}. */
     private void admit(String tenant, int n) {
         if (draining.getAsBoolean()) {
@@ -174,7 +173,13 @@ public class DispatchIntake {
                     RequestRefused.Reason.ENGINE_UNAVAILABLE,
                     "the Docker engine is not reachable; nothing was accepted");
         }
-        switch (scheduler.reserve(tenant, n)) {
+        DispatchScheduler.Admission admission;
+        try {
+            admission = scheduler.reserve(tenant, n);
+        } catch (StoreException e) {
+            throw RequestRefused.storeUnavailable();
+        }
+        switch (admission) {
             case HELD -> {}
             // Its own counts only: a refusal says nothing of what other tenants hold.
             case TENANT_FULL ->
@@ -184,7 +189,7 @@ public class DispatchIntake {
             case WORKER_FULL ->
                 throw new RequestRefused(
                         RequestRefused.Reason.AT_CAPACITY,
-                        "all run slots and the queue of this worker are full; nothing was accepted");
+                        "all run slots and the queue are full; nothing was accepted");
         }
     }
 

@@ -3,6 +3,9 @@ package dev.sluice.run;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -11,25 +14,34 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import org.jboss.logging.Logger;
+
 import dev.sluice.concurrent.LogScope;
 import dev.sluice.record.DispatchConfig;
 import dev.sluice.record.DispatchKey;
+import dev.sluice.record.DispatchQueue;
 import dev.sluice.worker.Drain;
 
 /**
- * Capacity: at most {@code maxRunning} containers at once and a bounded queue
- * behind them, each tenant within limits of its own, started as slots free up
- * in the fair order of {@link TenantQueues} (ADR 0057). Dispatches wait in the
- * queue while the engine is unreachable; one that waits longer than
- * {@code maxQueueWait} ends as {@code error}. The queue holds what the store
- * does not: a queued dispatch's secrets, in memory only; its request is read
- * back from the store when it leaves the queue for a slot.
+ * Capacity: at most {@code maxRunning} containers at once on this worker, each
+ * tenant within limits of its own. Dispatches wait in the store's queue
+ * ({@link DispatchQueue}, ADR 0063), admitted against it; this worker claims
+ * the next one, in the fair order of {@link TenantQueues} (ADR 0057), whenever
+ * it has a slot free and the engine answers. What it claimed and cannot start
+ * yet (its image is being pulled) waits here. One that waits longer than
+ * {@code maxQueueWait} ends as {@code error}. The worker holds what the store
+ * does not: the secrets of the dispatches it accepted, in memory only, until
+ * they start; a request is read back from the store when it starts.
  */
 final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
+
+    private static final Logger LOG = Logger.getLogger(DispatchScheduler.class);
 
     /**
      * A dispatch waiting for a slot: its id, its tenant, since when, and its secrets (which the store never holds);
@@ -125,28 +137,44 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
     private final int capacity;
     private final Duration maxQueueWait;
     private final TenantLimits limits;
+    private final DispatchQueue queue;
     private final ExecutorService workers;
     private final Runner runner;
     private final BooleanSupplier engineAvailable;
+    private final BooleanSupplier draining;
     private final Function<String, Execution> newExecution;
     private final Consumer<QueueWait> waits;
     private final Clock clock;
 
     private final TenantQueues queues;
     private final Map<String, Execution> executions = new ConcurrentHashMap<>();
-    /** Queued dispatches whose image is being pulled: not offered a slot until the pull ends. */
+    /** Claimed dispatches whose image is being pulled: not offered a slot until the pull ends. */
     private final Set<String> pulling = new HashSet<>();
+    /** The secrets of dispatches accepted here that have not started: pinned here, claimed by no one else. */
+    private final Map<String, Map<String, String>> secrets = new HashMap<>();
+
+    /** Admission's lock: one count of the store and its places at a time on this worker. */
+    private final Object admission = new Object();
+
+    /** One filler at a time; a call while another fills asks it for one more round. */
+    private final ReentrantLock filling = new ReentrantLock();
+
+    private final AtomicBoolean wanted = new AtomicBoolean();
 
     /**
+     * @param queue        the store's queue, as this worker claims from it
      * @param workers      runs each dispatch on a thread of its own
+     * @param draining     whether this worker is shutting down: it then claims nothing more
      * @param newExecution makes the in-flight state of a dispatch leaving the queue
      * @param waits        told how long each dispatch waited, as it leaves the queue for a slot
      */
     DispatchScheduler(
             Capacity capacity,
+            DispatchQueue queue,
             ExecutorService workers,
             Runner runner,
             BooleanSupplier engineAvailable,
+            BooleanSupplier draining,
             Function<String, Execution> newExecution,
             Consumer<QueueWait> waits,
             Clock clock) {
@@ -154,9 +182,11 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
         this.capacity = capacity.maxRunning() + capacity.maxQueued();
         this.maxQueueWait = capacity.maxQueueWait();
         this.limits = capacity.tenants();
+        this.queue = queue;
         this.workers = workers;
         this.runner = runner;
         this.engineAvailable = engineAvailable;
+        this.draining = draining;
         this.newExecution = newExecution;
         this.waits = waits;
         this.clock = clock;
@@ -165,60 +195,132 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
 
     /**
      * Holds places for {@code n} dispatches of a tenant about to be recorded
-     * together, all or none. The tenant's own limit is said first: it is the
-     * one its client can do something about.
+     * together, all or none, against the store's unfinished dispatches and
+     * this worker's limits times the workers alive (ADR 0063). The tenant's
+     * own limit is said first: it is the one its client can do something about.
+     *
+     * @throws dev.sluice.store.StoreException when the store cannot say
      */
-    synchronized Admission reserve(String tenant, int n) {
-        if (queues.held(tenant) + n > limits.of(tenant).places()) {
-            return Admission.TENANT_FULL;
+    Admission reserve(String tenant, int n) {
+        // Counted and held under one lock, which the release of a place to its new row also takes: a place
+        // is counted once, as held or as a row, never neither.
+        synchronized (admission) {
+            DispatchQueue.Load load = queue.load(tenant, clock.instant());
+            long replicas = Math.max(1, load.liveWorkers());
+            synchronized (this) {
+                if (load.tenantUnfinished() + queues.reserved(tenant) + n
+                        > limits.of(tenant).places() * replicas) {
+                    return Admission.TENANT_FULL;
+                }
+                if (load.unfinished() + queues.reserved() + n > capacity * replicas) {
+                    return Admission.WORKER_FULL;
+                }
+                queues.reserve(tenant, n);
+                return Admission.HELD;
+            }
         }
-        if (queues.held() + n > capacity) {
-            return Admission.WORKER_FULL;
-        }
-        queues.reserve(tenant, n);
-        return Admission.HELD;
     }
 
     /** Gives back {@code n} places of a tenant held and not used. */
-    synchronized void release(String tenant, int n) {
-        queues.release(tenant, n);
+    void release(String tenant, int n) {
+        synchronized (admission) {
+            synchronized (this) {
+                queues.release(tenant, n);
+            }
+        }
     }
 
-    /** Queues a recorded dispatch in the place {@link #reserve} held for it; it keeps only its secrets here. */
-    synchronized void submit(String id, Map<String, String> secrets) {
-        queues.add(Queued.of(id, clock.instant(), secrets), true);
+    /**
+     * A dispatch recorded in the place {@link #reserve} held for it now waits
+     * in the store's queue; its secrets wait here, as only this worker has them.
+     */
+    void submit(String id, Map<String, String> secrets) {
+        synchronized (this) {
+            if (secrets != null && !secrets.isEmpty()) {
+                this.secrets.put(id, Map.copyOf(secrets));
+            }
+        }
+        release(DispatchKey.tenantOf(id), 1);
         drain();
     }
 
     /**
-     * Queues a dispatch found in the store (after a restart), if the worker
-     * has room. Its tenant's limit is not asked: the dispatch was accepted
-     * under it, and refusing it now would only leave it for the next
-     * reconciliation; it still starts no more of its tenant's than its max-running.
+     * Gives a claimed dispatch back to the store's queue, for any worker that
+     * may run it (this one after a restart: the secrets it had are gone, and
+     * its runner says so).
      */
-    synchronized boolean resubmit(String id, Instant queuedAt) {
-        if (queues.held() >= capacity) {
-            return false;
-        }
-        queues.add(Queued.of(id, queuedAt, Map.of()), false);
+    void requeue(String id) {
+        queue.release(id);
         drain();
-        return true;
     }
 
-    /** Starts what can start; called on submit, when a slot frees, and periodically. */
-    synchronized void drain() {
-        while (queues.running() < maxRunning && engineAvailable.getAsBoolean()) {
-            Optional<TenantQueues.Start> next = queues.next(q -> !pulling.contains(q.id()));
-            if (next.isEmpty()) {
+    /**
+     * Starts what can start: what this worker claimed and can start now, then
+     * claims from the store's queue while a slot is free. Called on submit, when
+     * a slot frees, and every tick (for work other workers accepted). The store
+     * is asked outside the lock.
+     */
+    void drain() {
+        wanted.set(true);
+        while (wanted.get() && filling.tryLock()) {
+            try {
+                wanted.set(false);
+                fill();
+            } finally {
+                filling.unlock();
+            }
+        }
+    }
+
+    private void fill() {
+        while (startClaimed()) {
+            // what waited here goes first: it was claimed before anything still in the store
+        }
+        while (slotFree()) {
+            List<String> order;
+            boolean pinnedOnly = draining.getAsBoolean();
+            List<String> waiting = queue.tenantsWaiting(pinnedOnly);
+            synchronized (this) {
+                order = queues.claimOrder(waiting);
+            }
+            Optional<DispatchQueue.Claimed> claimed = Optional.empty();
+            for (String tenant : order) {
+                claimed = queue.claim(tenant, pinnedOnly);
+                if (claimed.isPresent()) {
+                    break;
+                }
+            }
+            if (claimed.isEmpty()) {
                 return;
             }
-            TenantQueues.Start start = next.get();
-            Queued queued = start.queued();
-            waits.accept(new QueueWait(Duration.between(queued.queuedAt(), clock.instant())));
-            Execution execution = newExecution.apply(queued.id());
-            executions.put(queued.id(), execution);
-            workers.execute(LogScope.wrap(queued.id(), () -> runOne(start, execution)));
+            synchronized (this) {
+                String id = claimed.get().id();
+                Map<String, String> held = secrets.remove(id);
+                start(queues.claimed(Queued.of(id, claimed.get().queuedAt(), held)));
+            }
         }
+    }
+
+    private synchronized boolean slotFree() {
+        return queues.running() < maxRunning && engineAvailable.getAsBoolean();
+    }
+
+    /** Starts the first claimed dispatch that is ready, if a slot is free; false when none started. */
+    private synchronized boolean startClaimed() {
+        if (!slotFree()) {
+            return false;
+        }
+        Optional<TenantQueues.Start> next = queues.next(q -> !pulling.contains(q.id()));
+        next.ifPresent(this::start);
+        return next.isPresent();
+    }
+
+    private void start(TenantQueues.Start start) {
+        Queued queued = start.queued();
+        waits.accept(new QueueWait(Duration.between(queued.queuedAt(), clock.instant())));
+        Execution execution = newExecution.apply(queued.id());
+        executions.put(queued.id(), execution);
+        workers.execute(LogScope.wrap(queued.id(), () -> runOne(start, execution)));
     }
 
     private void runOne(TenantQueues.Start start, Execution execution) {
@@ -230,7 +332,7 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
             executions.remove(queued.id());
             synchronized (this) {
                 if (outcome == Outcome.REQUEUE) {
-                    queues.requeue(start);
+                    queues.unstart(start);
                 } else if (outcome.image != null) {
                     queues.requeue(start);
                     pulling.add(queued.id());
@@ -239,17 +341,39 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
                 } else {
                     queues.ended(queued.tenant());
                 }
-                drain();
             }
+            if (outcome == Outcome.REQUEUE) {
+                // The engine could not take it: any worker whose engine answers may.
+                giveBack(queued);
+            }
+            drain();
+        }
+    }
+
+    /** A dispatch this worker claimed and cannot run goes back to the store's queue, with its secrets kept here. */
+    private void giveBack(Queued queued) {
+        synchronized (this) {
+            if (!queued.secrets().isEmpty()) {
+                secrets.put(queued.id(), queued.secrets());
+            }
+        }
+        try {
+            queue.release(queued.id());
+        } catch (RuntimeException e) {
+            // The claim stays; reconciliation gives it back (ADR 0010).
+            LOG.warnf("could not give its claim back: %s", e.getMessage());
         }
     }
 
     /** The pull a dispatch waited for ended: it is offered a slot again, first in its tenant's line. */
-    private synchronized void pulled(String id, Throwable failure) {
-        if (pulling.remove(id)) {
+    private void pulled(String id, Throwable failure) {
+        synchronized (this) {
+            if (!pulling.remove(id)) {
+                return;
+            }
             queues.replace(id, q -> q.pulled(failure));
-            drain();
         }
+        drain();
     }
 
     /**
@@ -268,13 +392,13 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
                 executions.remove(id);
                 synchronized (this) {
                     queues.ended(DispatchKey.tenantOf(id));
-                    drain();
                 }
+                drain();
             }
         }));
     }
 
-    /** Whether this dispatch is queued or in flight here. */
+    /** Whether this dispatch is claimed or in flight here. */
     synchronized boolean tracks(String id) {
         return executions.containsKey(id) || queues.contains(id);
     }
@@ -285,9 +409,10 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
         return Set.copyOf(executions.keySet());
     }
 
-    /** Removes a dispatch from the queue; false when it is not waiting there. */
+    /** Forgets a dispatch waiting to start (it was cancelled); false when it is not waiting here. */
     synchronized boolean dequeue(String id) {
         pulling.remove(id);
+        secrets.remove(id);
         return queues.remove(id);
     }
 
@@ -296,10 +421,24 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
         return Optional.ofNullable(executions.get(id));
     }
 
-    /** Takes out the dispatches that have waited too long, oldest first; the caller ends them. */
-    synchronized List<Queued> expire() {
-        List<Queued> expired = queues.takeQueuedBefore(clock.instant().minus(maxQueueWait));
-        expired.forEach(q -> pulling.remove(q.id()));
+    /**
+     * Takes out the dispatches that have waited too long, oldest first: those
+     * claimed here, and up to {@code limit} of the store's queue that this
+     * worker may claim. The caller ends them.
+     */
+    List<Queued> expire(int limit) {
+        Instant cutoff = clock.instant().minus(maxQueueWait);
+        List<Queued> expired = new ArrayList<>();
+        synchronized (this) {
+            expired.addAll(queues.takeQueuedBefore(cutoff));
+            expired.forEach(q -> pulling.remove(q.id()));
+        }
+        for (DispatchQueue.Claimed waiting : queue.waitingSince(cutoff, limit)) {
+            synchronized (this) {
+                expired.add(Queued.of(waiting.id(), waiting.queuedAt(), secrets.remove(waiting.id())));
+            }
+        }
+        expired.sort(Comparator.comparing(Queued::queuedAt));
         return expired;
     }
 
@@ -308,6 +447,7 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
         return queues.running();
     }
 
+    /** The dispatches claimed here that wait to start: for their image, or for the engine. */
     @Override
     public synchronized int queued() {
         return queues.queued();

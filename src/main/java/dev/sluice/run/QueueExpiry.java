@@ -15,6 +15,9 @@ import dev.sluice.record.Ending;
  */
 final class QueueExpiry {
 
+    /** At most this many of the store's queue per round: the rest wait for the next. */
+    private static final int BATCH = 100;
+
     private final DispatchScheduler scheduler;
     private final DispatchStore store;
     private final Finisher finisher;
@@ -30,7 +33,7 @@ final class QueueExpiry {
     /** Returns how many it ended. */
     int expire() {
         int ended = 0;
-        for (DispatchScheduler.Queued q : scheduler.expire()) {
+        for (DispatchScheduler.Queued q : scheduler.expire(BATCH)) {
             Optional<DispatchSpec> spec = store.spec(q.id());
             if (spec.isPresent()
                     && finisher.finishQueued(Ending.withoutOutput(

@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 
 import dev.sluice.artifact.ArtifactCollection;
@@ -34,6 +35,7 @@ import dev.sluice.record.DispatchConfig;
 import dev.sluice.record.DispatchFinished;
 import dev.sluice.record.DispatchPulling;
 import dev.sluice.record.DispatchQueries;
+import dev.sluice.record.DispatchQueue;
 import dev.sluice.record.DispatchStore;
 import dev.sluice.record.DispatchTransitions;
 import dev.sluice.record.Outbox;
@@ -202,23 +204,35 @@ class RunProducer {
                 workspaces);
     }
 
+    /** The store's queue as this worker claims from it (ADR 0063). */
+    @Produces
+    @Singleton
+    DispatchQueue queue(Jdbc jdbc, Worker worker) {
+        return new DispatchQueue(jdbc, worker.id());
+    }
+
+    /** The drain is asked lazily: it watches this scheduler's dispatches in flight. */
     @Produces
     @Singleton
     DispatchScheduler scheduler(
             DispatchConfig config,
             TenantsConfig tenants,
+            DispatchQueue queue,
             @Identifier("dispatch-workers") ExecutorService workers,
             DispatchRunner runner,
             EngineMonitor engine,
+            Provider<Drain> drain,
             ContainerStopper stopper,
             @Identifier("dispatch-timer") ScheduledExecutorService timer,
             Clock clock,
             Event<QueueWait> waits) {
         return new DispatchScheduler(
                 DispatchScheduler.Capacity.of(config, tenants),
+                queue,
                 workers,
                 runner,
                 engine::available,
+                () -> drain.get().draining(),
                 id -> new Execution(id, stopper::stop, timer),
                 waits::fire,
                 clock);
@@ -273,11 +287,12 @@ class RunProducer {
             JsonColumns json,
             DispatchTransitions transitions,
             DispatchScheduler scheduler,
+            DispatchQueue queue,
             DispatchRunner runner,
             Finisher finisher,
             ContainerStopper stopper,
             Clock clock) {
-        return new Takeover(jdbc, json, transitions, scheduler, runner, finisher, stopper, clock);
+        return new Takeover(jdbc, json, transitions, scheduler, queue, runner, finisher, stopper, clock);
     }
 
     @Produces

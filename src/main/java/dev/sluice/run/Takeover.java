@@ -9,6 +9,7 @@ import org.jboss.logging.Logger;
 
 import dev.sluice.container.ContainerStopper;
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchQueue;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.DispatchTransitions;
 import dev.sluice.record.Ending;
@@ -29,6 +30,7 @@ final class Takeover implements Reconciler.Lifecycle {
     private final JsonColumns json;
     private final DispatchTransitions transitions;
     private final DispatchScheduler scheduler;
+    private final DispatchQueue queue;
     private final DispatchRunner runner;
     private final Finisher finisher;
     private final ContainerStopper stopper;
@@ -39,6 +41,7 @@ final class Takeover implements Reconciler.Lifecycle {
             JsonColumns json,
             DispatchTransitions transitions,
             DispatchScheduler scheduler,
+            DispatchQueue queue,
             DispatchRunner runner,
             Finisher finisher,
             ContainerStopper stopper,
@@ -47,6 +50,7 @@ final class Takeover implements Reconciler.Lifecycle {
         this.json = json;
         this.transitions = transitions;
         this.scheduler = scheduler;
+        this.queue = queue;
         this.runner = runner;
         this.finisher = finisher;
         this.stopper = stopper;
@@ -56,8 +60,10 @@ final class Takeover implements Reconciler.Lifecycle {
     @Override
     public List<Reconciler.Unfinished> unfinished(String workerId) {
         return jdbc.query(
+                // Queued and claimed by no one: waiting in the store's queue, where nothing is to be taken up.
                 "SELECT id, status, container_id, has_secrets, created_at FROM dispatches WHERE worker_id = ? "
-                        + "AND status NOT IN " + DispatchTransitions.TERMINAL + " ORDER BY seq",
+                        + "AND status NOT IN " + DispatchTransitions.TERMINAL
+                        + " AND NOT (status = 'queued' AND claimed_by IS NULL) ORDER BY seq",
                 row -> new Reconciler.Unfinished(
                         row.string("id"),
                         Dispatch.Status.fromWire(row.string("status")) == Dispatch.Status.RUNNING,
@@ -72,16 +78,18 @@ final class Takeover implements Reconciler.Lifecycle {
         return scheduler.tracks(dispatchId);
     }
 
-    /** Queued again; the runner ends it as secrets_unavailable if its secrets were lost. */
+    /**
+     * Back in the store's queue, for whichever worker may run it; one with
+     * secrets stays this worker's, whose runner ends it as secrets_unavailable
+     * if they were lost.
+     */
     @Override
     public void requeue(String dispatchId) {
         held(dispatchId).ifPresent(held -> {
             if (held.status() == Dispatch.Status.STARTING) {
                 transitions.markQueuedAgain(dispatchId);
             }
-            if (!scheduler.resubmit(dispatchId, held.createdAt())) {
-                LOG.warn("no room in the queue yet; tried again at the next reconciliation");
-            }
+            scheduler.requeue(dispatchId);
         });
     }
 
@@ -115,8 +123,13 @@ final class Takeover implements Reconciler.Lifecycle {
                                 containerId)));
     }
 
+    /** What lost workers claimed and never started waits in the queue again; the rest of theirs ends. */
     @Override
     public List<String> closeLost(String workerId, Instant now, int limit) {
+        int released = queue.releaseLost(now);
+        if (released > 0) {
+            LOG.infof("%d queued dispatches claimed by lost workers wait in the queue again", released);
+        }
         return finisher.closeLost(workerId, now, limit);
     }
 

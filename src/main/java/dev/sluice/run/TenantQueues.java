@@ -16,12 +16,14 @@ import java.util.function.UnaryOperator;
 import dev.sluice.record.DispatchKey;
 
 /**
- * The queue as one line per tenant, and what each tenant holds (running,
- * queued, places held for dispatches being recorded); the
- * {@link DispatchScheduler}'s lock guards it. The next start goes to the
- * tenant, among those with work queued and a run slot of their own free,
- * that was least recently started (one never started before any that was, in
- * the order they first came); within a tenant, first come first served. So a
+ * This worker's side of the queue (ADR 0063): for each tenant, its line of
+ * dispatches this worker claimed and has not started (waiting for a pull, or
+ * for the engine), its running count, its places held for dispatches being
+ * recorded, and the number of the start that last served it; the
+ * {@link DispatchScheduler}'s lock guards it. It orders the claims: the next
+ * start goes to the tenant, among those with work waiting and a run slot of
+ * their own free, that was least recently started here (one never started
+ * before any that was); within a tenant, first come first served. So a
  * tenant with 500 queued delays another's next start by one start at most
  * (ADR 0057).
  */
@@ -52,10 +54,6 @@ final class TenantQueues {
             this.name = name;
             this.firstSeen = firstSeen;
         }
-
-        int held() {
-            return running + line.size() + reserved;
-        }
     }
 
     private final TenantLimits limits;
@@ -77,15 +75,15 @@ final class TenantQueues {
         return queued;
     }
 
-    /** Places taken in the worker: running, queued and held. */
-    int held() {
-        return running + queued + reserved;
+    /** Places held in this worker for dispatches being recorded. */
+    int reserved() {
+        return reserved;
     }
 
-    /** Places a tenant takes: running, queued and held. */
-    int held(String tenant) {
+    /** Places held in this worker for a tenant's dispatches being recorded. */
+    int reserved(String tenant) {
         Tenant t = tenants.get(tenant);
-        return t == null ? 0 : t.held();
+        return t == null ? 0 : t.reserved;
     }
 
     void reserve(String tenant, int n) {
@@ -98,15 +96,48 @@ final class TenantQueues {
         reserved -= n;
     }
 
-    /** Queues a dispatch last in its tenant's line, in a place held for it or not. */
-    void add(DispatchScheduler.Queued q, boolean held) {
+    /**
+     * The tenants among {@code waiting} (those with dispatches in the store's
+     * queue, the longest waiting first) that have a run slot of their own free,
+     * in the order they are to be served.
+     */
+    List<String> claimOrder(List<String> waiting) {
+        return waiting.stream()
+                .filter(name -> runningOf(name) < limits.of(name).maxRunning())
+                .sorted(Comparator.comparingLong(name -> {
+                    Tenant t = tenants.get(name);
+                    return t == null ? 0 : t.lastStarted;
+                }))
+                .toList();
+    }
+
+    /** A dispatch claimed from the store's queue starts now, counted as running: its tenant has had its turn. */
+    Start claimed(DispatchScheduler.Queued q) {
         Tenant t = tenant(q.tenant());
-        if (held) {
-            t.reserved--;
-            reserved--;
+        Start start = new Start(q, ++starts, t.lastStarted);
+        t.lastStarted = start.number();
+        t.running++;
+        running++;
+        return start;
+    }
+
+    /**
+     * A started dispatch gave its slot back before it ran and went back to the
+     * store's queue; its tenant gets back the turn it used, unless it started
+     * another since.
+     */
+    void unstart(Start start) {
+        Tenant t = tenant(start.queued().tenant());
+        t.running--;
+        running--;
+        if (t.lastStarted == start.number()) {
+            t.lastStarted = start.turnBefore();
         }
-        t.line.addLast(q);
-        queued++;
+    }
+
+    private int runningOf(String name) {
+        Tenant t = tenants.get(name);
+        return t == null ? 0 : t.running;
     }
 
     /** The next dispatch to start, counted as running; empty when no tenant with work queued has a slot free. */
@@ -143,19 +174,14 @@ final class TenantQueues {
     }
 
     /**
-     * A started dispatch comes back first in its tenant's line (the engine
-     * could not take it), and the tenant gets back the turn it used, unless
-     * it started another since.
+     * A started dispatch comes back first in its tenant's line here (it waits
+     * for its image), and the tenant gets back the turn it used, unless it
+     * started another since.
      */
     void requeue(Start start) {
-        Tenant t = tenant(start.queued().tenant());
-        t.running--;
-        running--;
-        t.line.addFirst(start.queued());
+        unstart(start);
+        tenant(start.queued().tenant()).line.addFirst(start.queued());
         queued++;
-        if (t.lastStarted == start.number()) {
-            t.lastStarted = start.turnBefore();
-        }
     }
 
     /** A dispatch taken over runs, even past its tenant's limit: its container runs whether or not we watch it. */

@@ -4,54 +4,43 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.record.DispatchKey;
-import dev.sluice.record.DispatchSpec;
 import dev.sluice.testsupport.ManualExecutor;
-import dev.sluice.testsupport.MutableClock;
-import dev.sluice.testsupport.StoreFixtures;
+import dev.sluice.worker.WorkerLease;
 
-/** Capacity, order, the engine's availability and queue expiry, with a clock and threads the test drives. */
+/**
+ * Capacity, order, the engine's availability, the store's queue and queue
+ * expiry, with a clock and threads the test drives.
+ */
 class DispatchSchedulerTest {
 
-    private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
-    private static final DispatchSpec SPEC = StoreFixtures.spec("img:1", null);
-
-    private final MutableClock clock = new MutableClock(T0);
-    private final ManualExecutor workers = new ManualExecutor();
-    private final AtomicBoolean engineUp = new AtomicBoolean(true);
+    private final SchedulerFixture f = new SchedulerFixture();
+    private final ManualExecutor workers = f.slots;
     private final List<String> ran = new ArrayList<>();
-    private final Map<String, DispatchScheduler.Outcome> outcomes = new HashMap<>();
-    private final List<Duration> waits = new ArrayList<>();
 
     private DispatchScheduler scheduler(int maxRunning, int maxQueued, Duration maxQueueWait) {
-        DispatchScheduler.Runner runner = (queued, execution) -> {
+        return scheduler(maxRunning, maxQueued, maxQueueWait, (queued, execution) -> {
             ran.add(queued.id());
-            return outcomes.getOrDefault(queued.id(), DispatchScheduler.Outcome.DONE);
-        };
-        return new DispatchScheduler(
-                new DispatchScheduler.Capacity(
-                        maxRunning, maxQueued, maxQueueWait, TenantLimits.none(maxRunning, maxQueued)),
-                workers,
-                runner,
-                engineUp::get,
-                id -> new Execution(id, container -> {}, null),
-                wait -> waits.add(wait.waited()),
-                clock);
+            return f.outcomes.getOrDefault(queued.id(), DispatchScheduler.Outcome.DONE);
+        });
     }
 
-    private static void submit(DispatchScheduler scheduler, String id) {
-        assertThat(reserve(scheduler, 1)).as("room for %s", id).isTrue();
-        scheduler.submit(id, SPEC.secrets());
+    private DispatchScheduler scheduler(
+            int maxRunning, int maxQueued, Duration maxQueueWait, DispatchScheduler.Runner runner) {
+        return f.scheduler(
+                new DispatchScheduler.Capacity(
+                        maxRunning, maxQueued, maxQueueWait, TenantLimits.none(maxRunning, maxQueued)),
+                runner);
+    }
+
+    private void submit(DispatchScheduler scheduler, String id) {
+        f.submit(scheduler, DispatchKey.DEFAULT_TENANT, id);
     }
 
     private static boolean reserve(DispatchScheduler scheduler, int n) {
@@ -81,6 +70,23 @@ class DispatchSchedulerTest {
         assertThat(reserve(scheduler, 2)).isTrue();
     }
 
+    /** The places are those of every live worker on the store: another's lease adds its own (ADR 0063). */
+    @Test
+    void admissionCountsTheStoresUnfinishedDispatchesAgainstEveryLiveWorkersPlaces() {
+        DispatchScheduler scheduler = scheduler(1, 1, Duration.ofHours(1));
+        submit(scheduler, "a");
+        submit(scheduler, "b");
+        assertThat(reserve(scheduler, 1)).isFalse();
+
+        new WorkerLease(f.jdbc, "worker-b", null, Duration.ofMinutes(1), f.clock).renew();
+        assertThat(reserve(scheduler, 2)).isTrue();
+        assertThat(reserve(scheduler, 1)).isFalse();
+
+        f.clock.advance(Duration.ofMinutes(2)); // worker-b's lease lapsed: its places went with it
+        scheduler.release(DispatchKey.DEFAULT_TENANT, 2);
+        assertThat(reserve(scheduler, 1)).isFalse();
+    }
+
     @Test
     void atMostMaxRunningStartAndTheRestStartInOrderAsSlotsFree() {
         DispatchScheduler scheduler = scheduler(2, 10, Duration.ofHours(1));
@@ -88,7 +94,7 @@ class DispatchSchedulerTest {
             submit(scheduler, id);
         }
         assertThat(scheduler.running()).isEqualTo(2);
-        assertThat(scheduler.queued()).isEqualTo(2);
+        assertThat(f.waitingInTheStore()).isEqualTo(2);
         assertThat(workers.pending()).isEqualTo(2);
         assertThat(scheduler.inFlight()).containsExactlyInAnyOrder("a", "b");
         assertThat(scheduler.execution("a")).isPresent();
@@ -100,20 +106,19 @@ class DispatchSchedulerTest {
         workers.runAll();
         assertThat(ran).containsExactly("a", "b", "c", "d");
         assertThat(scheduler.running()).isZero();
-        assertThat(scheduler.queued()).isZero();
+        assertThat(f.waitingInTheStore()).isZero();
     }
 
     @Test
     void nothingStartsWhileTheEngineIsDownAndTheQueueMovesOnceItIsBack() {
         DispatchScheduler scheduler = scheduler(4, 10, Duration.ofHours(1));
-        engineUp.set(false);
+        f.engineUp.set(false);
         submit(scheduler, "a");
         scheduler.drain();
         assertThat(scheduler.running()).isZero();
-        assertThat(scheduler.queued()).isEqualTo(1);
-        assertThat(scheduler.tracks("a")).isTrue();
+        assertThat(f.waitingInTheStore()).isEqualTo(1);
 
-        engineUp.set(true);
+        f.engineUp.set(true);
         scheduler.drain();
         assertThat(scheduler.running()).isEqualTo(1);
         workers.runAll();
@@ -121,18 +126,18 @@ class DispatchSchedulerTest {
     }
 
     @Test
-    void aDispatchTheEngineCouldNotTakeIsQueuedAgainFirstInLine() {
+    void aDispatchTheEngineCouldNotTakeGoesBackToTheStoresQueueFirstInLine() {
         DispatchScheduler scheduler = scheduler(1, 10, Duration.ofHours(1));
-        outcomes.put("a", DispatchScheduler.Outcome.REQUEUE);
+        f.outcomes.put("a", DispatchScheduler.Outcome.REQUEUE);
         submit(scheduler, "a");
         submit(scheduler, "b");
-        engineUp.set(false); // the engine went away while a was being created
+        f.engineUp.set(false); // the engine went away while a was being created
         workers.runNext();
         assertThat(ran).containsExactly("a");
-        assertThat(scheduler.queued()).isEqualTo(2);
+        assertThat(f.waitingInTheStore()).as("claimable by any worker again").isEqualTo(2);
 
-        outcomes.remove("a");
-        engineUp.set(true);
+        f.outcomes.remove("a");
+        f.engineUp.set(true);
         scheduler.drain();
         workers.runAll();
         assertThat(ran).containsExactly("a", "a", "b");
@@ -143,14 +148,15 @@ class DispatchSchedulerTest {
         DispatchScheduler scheduler = scheduler(1, 10, Duration.ofMinutes(10));
         submit(scheduler, "running");
         submit(scheduler, "old");
-        clock.advance(Duration.ofMinutes(6));
+        f.clock.advance(Duration.ofMinutes(6));
         submit(scheduler, "young");
 
-        clock.advance(Duration.ofMinutes(5)); // old has waited 11 minutes, young 5
-        assertThat(scheduler.expire()).extracting(DispatchScheduler.Queued::id).containsExactly("old");
-        assertThat(scheduler.tracks("old")).isFalse();
-        assertThat(scheduler.tracks("young")).isTrue();
-        assertThat(scheduler.expire()).isEmpty();
+        f.clock.advance(Duration.ofMinutes(5)); // old has waited 11 minutes, young 5
+        assertThat(scheduler.expire(10))
+                .extracting(DispatchScheduler.Queued::id)
+                .containsExactly("old");
+        f.jdbc.update("UPDATE dispatches SET status = 'error' WHERE id = 'old'"); // as its caller ends it
+        assertThat(scheduler.expire(10)).isEmpty();
     }
 
     @Test
@@ -166,51 +172,72 @@ class DispatchSchedulerTest {
         assertThat(scheduler.running()).isZero();
     }
 
+    /** A cancel ends a waiting dispatch in the store; no worker claims it after. */
     @Test
-    void aQueuedDispatchCanBeTakenOutOnceAndOnlyWhileQueued() {
+    void aDispatchCancelledWhileItWaitsInTheStoreIsNeverStarted() {
         DispatchScheduler scheduler = scheduler(1, 10, Duration.ofHours(1));
         submit(scheduler, "a");
         submit(scheduler, "b");
-        assertThat(scheduler.dequeue("a")).isFalse(); // running, not queued
-        assertThat(scheduler.dequeue("b")).isTrue();
-        assertThat(scheduler.dequeue("b")).isFalse();
+        assertThat(scheduler.dequeue("b")).as("it waits in the store, not here").isFalse();
+        f.jdbc.update("UPDATE dispatches SET status = 'cancelled' WHERE id = 'b'");
         workers.runAll();
         assertThat(ran).containsExactly("a");
     }
 
+    /** At a restart, what this worker had claimed is given back and claimed again (ADR 0063). */
     @Test
-    void aDispatchFoundAfterARestartIsQueuedOnlyWhenThereIsRoom() {
-        DispatchScheduler scheduler = scheduler(1, 1, Duration.ofHours(1));
-        submit(scheduler, "a");
-        submit(scheduler, "b");
-        assertThat(scheduler.resubmit("c", T0)).isFalse();
-        workers.runNext();
-        assertThat(scheduler.resubmit("c", T0.minusSeconds(60))).isTrue();
+    void aClaimGivenBackIsClaimedAgain() {
+        DispatchScheduler scheduler = scheduler(1, 10, Duration.ofHours(1));
+        f.insert("c", SchedulerFixture.SPEC, SchedulerFixture.WORKER);
+        f.jdbc.update("UPDATE dispatches SET claimed_by = ? WHERE id = 'c'", SchedulerFixture.WORKER);
+        scheduler.drain();
+        assertThat(ran).isEmpty();
+
+        scheduler.requeue("c");
         workers.runAll();
-        assertThat(ran).containsExactly("a", "b", "c");
+        assertThat(ran).containsExactly("c");
+    }
+
+    /** One with secrets is pinned to the worker that has them; one without is any worker's. */
+    @Test
+    void aDispatchPinnedToAnotherWorkerIsNeverClaimedHere() {
+        DispatchScheduler scheduler = scheduler(4, 10, Duration.ofHours(1));
+        f.insert("theirs", SchedulerFixture.SECRET_SPEC, "worker-b");
+        f.insert("anyones", SchedulerFixture.SPEC, "worker-b");
+        scheduler.drain();
+        workers.runAll();
+        assertThat(ran).containsExactly("anyones");
+        assertThat(f.waitingInTheStore()).isEqualTo(1);
+    }
+
+    /** A draining worker claims only what no other could run; the rest waits for the others. */
+    @Test
+    void aDrainingWorkerClaimsOnlyWhatIsPinnedToIt() {
+        DispatchScheduler scheduler = scheduler(4, 10, Duration.ofHours(1));
+        f.draining.set(true);
+        f.insert("anyones", SchedulerFixture.SPEC, SchedulerFixture.WORKER);
+        f.insert("mine", SchedulerFixture.SECRET_SPEC, SchedulerFixture.WORKER);
+        scheduler.drain();
+        workers.runAll();
+        assertThat(ran).containsExactly("mine");
     }
 
     @Test
     void eachDispatchLeavingTheQueueForASlotTellsHowLongItWaitedSinceItWasAccepted() {
         DispatchScheduler scheduler = scheduler(1, 10, Duration.ofHours(1));
         submit(scheduler, "a");
-        clock.advance(Duration.ofSeconds(5));
+        f.clock.advance(Duration.ofSeconds(5));
         submit(scheduler, "b");
-        assertThat(waits).containsExactly(Duration.ZERO);
+        assertThat(f.waits).containsExactly(Duration.ZERO);
 
-        clock.advance(Duration.ofSeconds(30));
+        f.clock.advance(Duration.ofSeconds(30));
         workers.runNext(); // a ends: b, queued 30 s ago, takes its slot
-        assertThat(waits).containsExactly(Duration.ZERO, Duration.ofSeconds(30));
-
-        clock.advance(Duration.ofSeconds(10));
-        assertThat(scheduler.resubmit("c", T0)).isTrue(); // found after a restart: accepted at T0
-        workers.runAll();
-        assertThat(waits).containsExactly(Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(45));
+        assertThat(f.waits).containsExactly(Duration.ZERO, Duration.ofSeconds(30));
     }
 
     /**
-     * A dispatch whose image is being pulled gives its slot back and waits in
-     * the queue: the one behind it runs meanwhile, and once the pull ends it is
+     * A dispatch whose image is being pulled gives its slot back and waits here,
+     * claimed: the one behind it runs meanwhile, and once the pull ends it is
      * offered the next slot, told that the pull is done or why it failed (ADR 0059).
      */
     @Test
@@ -218,29 +245,22 @@ class DispatchSchedulerTest {
         CompletableFuture<Void> pullA = new CompletableFuture<>();
         CompletableFuture<Void> pullC = new CompletableFuture<>();
         List<DispatchScheduler.Queued> given = new ArrayList<>();
-        DispatchScheduler scheduler = new DispatchScheduler(
-                new DispatchScheduler.Capacity(1, 3, Duration.ofHours(1), TenantLimits.none(1, 3)),
-                workers,
-                (queued, execution) -> {
-                    given.add(queued);
-                    if (!queued.imagePulled() && queued.id().equals("a")) {
-                        return DispatchScheduler.Outcome.awaitImage(pullA);
-                    }
-                    if (!queued.imagePulled() && queued.id().equals("c")) {
-                        return DispatchScheduler.Outcome.awaitImage(pullC);
-                    }
-                    return DispatchScheduler.Outcome.DONE;
-                },
-                engineUp::get,
-                id -> new Execution(id, container -> {}, null),
-                wait -> {},
-                clock);
+        DispatchScheduler scheduler = scheduler(1, 3, Duration.ofHours(1), (queued, execution) -> {
+            given.add(queued);
+            if (!queued.imagePulled() && queued.id().equals("a")) {
+                return DispatchScheduler.Outcome.awaitImage(pullA);
+            }
+            if (!queued.imagePulled() && queued.id().equals("c")) {
+                return DispatchScheduler.Outcome.awaitImage(pullC);
+            }
+            return DispatchScheduler.Outcome.DONE;
+        });
         submit(scheduler, "a");
         submit(scheduler, "b");
         submit(scheduler, "c");
         workers.runNext(); // a: its image is pulled, it waits; b takes the slot
         assertThat(scheduler.running()).isEqualTo(1);
-        assertThat(scheduler.queued()).isEqualTo(2);
+        assertThat(scheduler.queued()).isEqualTo(1);
         workers.runNext(); // b runs and ends; c's image is pulled too
         workers.runNext();
         assertThat(given).extracting(DispatchScheduler.Queued::id).containsExactly("a", "b", "c");
@@ -263,25 +283,25 @@ class DispatchSchedulerTest {
     /** The queue wait bound holds while a dispatch waits for its pull: it is taken out at the bound. */
     @Test
     void aDispatchWaitingForItsPullStillExpires() {
-        DispatchScheduler scheduler = new DispatchScheduler(
-                new DispatchScheduler.Capacity(1, 1, Duration.ofMinutes(1), TenantLimits.none(1, 1)),
-                workers,
-                (queued, execution) -> DispatchScheduler.Outcome.awaitImage(new CompletableFuture<>()),
-                engineUp::get,
-                id -> new Execution(id, container -> {}, null),
-                wait -> {},
-                clock);
+        DispatchScheduler scheduler = scheduler(
+                1,
+                1,
+                Duration.ofMinutes(1),
+                (queued, execution) -> DispatchScheduler.Outcome.awaitImage(new CompletableFuture<>()));
         submit(scheduler, "a");
         workers.runAll();
-        clock.advance(Duration.ofMinutes(2));
-        assertThat(scheduler.expire()).extracting(DispatchScheduler.Queued::id).containsExactly("a");
+        f.clock.advance(Duration.ofMinutes(2));
+        assertThat(scheduler.expire(10))
+                .extracting(DispatchScheduler.Queued::id)
+                .containsExactly("a");
         assertThat(scheduler.tracks("a")).isFalse();
     }
 
     /**
      * A queued dispatch is held as its id, tenant, time and secrets, and how the
      * pull it waited for ended: its request (input up to 1 MiB, env) stays in the
-     * store until it leaves the queue (ADR 0057, 0059).
+     * store until it leaves the queue (ADR 0057, 0059); the secrets of one
+     * accepted here wait here until it is claimed.
      */
     @Test
     void theQueueHoldsOnlyWhatTheStoreDoesNotAndTheRunnerGetsTheSecrets() {
@@ -289,23 +309,15 @@ class DispatchSchedulerTest {
                 .extracting(RecordComponent::getName)
                 .containsExactly("id", "tenant", "queuedAt", "secrets", "imagePulled", "pullFailure");
         List<DispatchScheduler.Queued> given = new ArrayList<>();
-        DispatchScheduler scheduler = new DispatchScheduler(
-                new DispatchScheduler.Capacity(1, 1, Duration.ofHours(1), TenantLimits.none(1, 1)),
-                workers,
-                (queued, execution) -> {
-                    given.add(queued);
-                    return DispatchScheduler.Outcome.DONE;
-                },
-                engineUp::get,
-                id -> new Execution(id, container -> {}, null),
-                wait -> {},
-                clock);
-        assertThat(scheduler.reserve("beta", 1)).isEqualTo(DispatchScheduler.Admission.HELD);
-        scheduler.submit("beta.a", SPEC.secrets());
+        DispatchScheduler scheduler = scheduler(1, 1, Duration.ofHours(1), (queued, execution) -> {
+            given.add(queued);
+            return DispatchScheduler.Outcome.DONE;
+        });
+        f.submit(scheduler, "beta", "a", SchedulerFixture.SECRET_SPEC);
         workers.runAll();
         assertThat(given).singleElement().satisfies(q -> {
             assertThat(q.tenant()).isEqualTo("beta");
-            assertThat(q.secrets()).containsExactlyEntriesOf(SPEC.secrets());
+            assertThat(q.secrets()).containsExactlyEntriesOf(SchedulerFixture.SECRET_SPEC.secrets());
             assertThat(q.toString()).doesNotContain("the-secret-value");
         });
     }

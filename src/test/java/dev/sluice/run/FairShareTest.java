@@ -4,20 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.record.DispatchKey;
-import dev.sluice.testsupport.ManualExecutor;
-import dev.sluice.testsupport.MutableClock;
 
 /**
  * Each tenant's share of the worker (ADR 0057), driven without threads or
@@ -26,13 +21,8 @@ import dev.sluice.testsupport.MutableClock;
  */
 class FairShareTest {
 
-    private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
-
-    private final MutableClock clock = new MutableClock(T0);
-    private final ManualExecutor slots = new ManualExecutor();
-    private final AtomicBoolean engineUp = new AtomicBoolean(true);
-    private final List<String> started = new ArrayList<>();
-    private final Map<String, DispatchScheduler.Outcome> outcomes = new HashMap<>();
+    private final SchedulerFixture f = new SchedulerFixture();
+    private final List<String> started = f.started;
 
     private record Limits(Optional<Integer> maxRunning, Optional<Integer> maxQueued) implements TenantsConfig.Limits {
 
@@ -44,35 +34,19 @@ class FairShareTest {
     private record Tenants(Map<String, TenantsConfig.Limits> tenants) implements TenantsConfig {}
 
     private DispatchScheduler scheduler(int maxRunning, int maxQueued, Map<String, TenantsConfig.Limits> tenants) {
-        return new DispatchScheduler(
-                new DispatchScheduler.Capacity(
-                        maxRunning,
-                        maxQueued,
-                        Duration.ofHours(1),
-                        TenantLimits.of(new Tenants(tenants), maxRunning, maxQueued)),
-                slots,
-                (queued, execution) -> outcomes.getOrDefault(queued.id(), DispatchScheduler.Outcome.DONE),
-                engineUp::get,
-                id -> {
-                    started.add(id);
-                    return new Execution(id, container -> {}, null);
-                },
-                wait -> {},
-                clock);
+        return f.scheduler(new DispatchScheduler.Capacity(
+                maxRunning,
+                maxQueued,
+                Duration.ofHours(1),
+                TenantLimits.of(new Tenants(tenants), maxRunning, maxQueued)));
     }
 
-    private static void submit(DispatchScheduler scheduler, String tenant, String id) {
-        assertThat(scheduler.reserve(tenant, 1)).as(id).isEqualTo(DispatchScheduler.Admission.HELD);
-        scheduler.submit(DispatchKey.of(tenant, id), Map.of());
+    private void submit(DispatchScheduler scheduler, String tenant, String id) {
+        f.submit(scheduler, tenant, id);
     }
 
-    private static List<String> tenants(List<String> keys) {
-        return keys.stream().map(DispatchKey::tenantOf).toList();
-    }
-
-    /** Frees the oldest held slot: its dispatch ends, and the scheduler starts the next. */
     private void free() {
-        assertThat(slots.runNext()).as("a slot was held").isTrue();
+        f.free();
     }
 
     @Test
@@ -83,7 +57,7 @@ class FairShareTest {
         }
         assertThat(started).hasSize(4);
         submit(scheduler, "beta", "b-0");
-        assertThat(scheduler.queued()).isEqualTo(497);
+        assertThat(f.waitingInTheStore()).isEqualTo(497);
 
         free(); // the first slot to come free is beta's
         assertThat(started).hasSize(5).last().isEqualTo("beta.b-0");
@@ -102,7 +76,7 @@ class FairShareTest {
         submit(scheduler, "beta", "b-0");
         submit(scheduler, "beta", "b-1");
         submit(scheduler, "gamma", "c-0");
-        slots.runAll();
+        f.slots.runAll();
 
         assertThat(started)
                 .containsExactly(
@@ -128,7 +102,7 @@ class FairShareTest {
         }
         free(); // alpha's a-0 ran
         submit(scheduler, "beta", "b-1");
-        slots.runAll();
+        f.slots.runAll();
 
         assertThat(started).containsExactly("beta.b-0", "alpha.a-0", "alpha.a-1", "beta.b-1", "alpha.a-2");
     }
@@ -142,13 +116,13 @@ class FairShareTest {
         submit(scheduler, "beta", "b-0");
         assertThat(started).containsExactly("alpha.a-0", "beta.b-0");
         assertThat(scheduler.running()).isEqualTo(2);
-        assertThat(scheduler.queued()).isEqualTo(2);
+        assertThat(f.waitingInTheStore()).isEqualTo(2);
 
         scheduler.drain(); // the tick changes nothing: alpha's one slot is taken
         assertThat(started).hasSize(2);
         free(); // a-0 ends: a-1 takes alpha's slot
         assertThat(started).containsExactly("alpha.a-0", "beta.b-0", "alpha.a-1");
-        slots.runAll();
+        f.slots.runAll();
         assertThat(started).containsExactly("alpha.a-0", "beta.b-0", "alpha.a-1", "alpha.a-2");
     }
 
@@ -165,7 +139,7 @@ class FairShareTest {
             }
             alphaRunning.add(alphaRunning(scheduler));
         }
-        while (slots.runNext()) {
+        while (f.slots.runNext()) {
             alphaRunning.add(alphaRunning(scheduler));
         }
         assertThat(Collections.max(alphaRunning)).isEqualTo(2);
@@ -216,45 +190,47 @@ class FairShareTest {
                 .hasMessageContaining("does not name a tenant");
     }
 
-    /** A dispatch the engine could not take goes back first in its tenant's line, with its tenant's turn. */
+    /**
+     * A dispatch the engine could not take goes back to the store's queue, still
+     * the oldest, and its tenant keeps its turn.
+     */
     @Test
     void aRequeuedDispatchIsFirstInLineAndItsTenantKeepsItsTurn() {
         DispatchScheduler scheduler = scheduler(1, 100, Map.of());
-        outcomes.put("alpha.a-0", DispatchScheduler.Outcome.REQUEUE);
+        f.outcomes.put("alpha.a-0", DispatchScheduler.Outcome.REQUEUE);
         submit(scheduler, "alpha", "a-0");
         submit(scheduler, "alpha", "a-1");
         submit(scheduler, "beta", "b-0");
-        engineUp.set(false); // the engine went away while a-0 was being created
+        f.engineUp.set(false); // the engine went away while a-0 was being created
         free();
-        assertThat(scheduler.queued()).isEqualTo(3);
+        assertThat(f.waitingInTheStore()).isEqualTo(3);
         assertThat(scheduler.running()).isZero();
 
-        outcomes.clear();
-        engineUp.set(true);
+        f.outcomes.clear();
+        f.engineUp.set(true);
         scheduler.drain();
-        slots.runAll();
+        f.slots.runAll();
         assertThat(started).containsExactly("alpha.a-0", "alpha.a-0", "beta.b-0", "alpha.a-1");
     }
 
-    /** After a restart the queue is rebuilt from the store: worker room only, then the same fair order. */
+    /** Work other workers accepted is claimed here in the same fair order, within each tenant's slots (ADR 0063). */
     @Test
-    void resubmittedDispatchesTakeTheFairOrderAndTheirTenantsSlotLimit() {
+    void dispatchesAcceptedElsewhereTakeTheFairOrderAndTheirTenantsSlotLimit() {
         DispatchScheduler scheduler = scheduler(2, 3, Map.of("alpha", Limits.of(1, 1)));
-        engineUp.set(false); // reconciliation runs before the engine is seen
-        assertThat(scheduler.resubmit("alpha.a-0", T0)).isTrue();
-        assertThat(scheduler.resubmit("alpha.a-1", T0)).isTrue();
-        assertThat(scheduler.resubmit("alpha.a-2", T0)).isTrue(); // past alpha's two places: accepted before
-        assertThat(scheduler.resubmit("beta.b-0", T0)).isTrue();
-        assertThat(scheduler.resubmit("beta.b-1", T0)).isTrue();
-        assertThat(scheduler.resubmit("beta.b-2", T0)).isFalse(); // the worker's five places are taken
+        f.engineUp.set(false);
+        for (String key : List.of("alpha.a-0", "alpha.a-1", "alpha.a-2", "beta.b-0", "beta.b-1")) {
+            f.insert(key, SchedulerFixture.SPEC, "worker-b");
+        }
+        scheduler.drain();
+        assertThat(started).isEmpty();
 
-        engineUp.set(true);
+        f.engineUp.set(true);
         scheduler.drain();
         assertThat(started).containsExactly("alpha.a-0", "beta.b-0");
         free();
         free();
         assertThat(started).containsExactly("alpha.a-0", "beta.b-0", "alpha.a-1", "beta.b-1");
-        slots.runAll();
+        f.slots.runAll();
         assertThat(started).endsWith("alpha.a-2");
     }
 
@@ -266,28 +242,29 @@ class FairShareTest {
         scheduler.adopt("alpha.taken-over", execution -> adopted.add(execution.dispatchId()));
         submit(scheduler, "alpha", "a-0");
         assertThat(scheduler.running()).isEqualTo(1);
-        assertThat(scheduler.queued()).isEqualTo(1);
+        assertThat(f.waitingInTheStore()).isEqualTo(1);
 
         free();
         assertThat(adopted).containsExactly("alpha.taken-over");
         assertThat(scheduler.inFlight()).containsExactly("alpha.a-0");
     }
 
+    /** Two tenants may use one id: expiry and tracking tell them apart by their keys. */
     @Test
-    void expiryCancelAndTrackingFindADispatchInItsTenantsLine() {
+    void expiryAndTrackingTellTwoTenantsOfOneIdApart() {
         DispatchScheduler scheduler = scheduler(1, 10, Map.of());
         submit(scheduler, "alpha", "a-0");
         submit(scheduler, "beta", "review-42");
-        clock.advance(Duration.ofMinutes(30));
+        f.clock.advance(Duration.ofMinutes(30));
         submit(scheduler, "alpha", "review-42");
-        assertThat(scheduler.tracks("beta.review-42")).isTrue();
-        assertThat(scheduler.dequeue("alpha.review-42")).isTrue();
-        assertThat(scheduler.tracks("beta.review-42")).isTrue();
-        assertThat(scheduler.tracks("alpha.review-42")).isFalse();
+        assertThat(scheduler.tracks("alpha.a-0")).isTrue();
+        assertThat(scheduler.tracks("beta.review-42"))
+                .as("it waits in the store")
+                .isFalse();
 
-        submit(scheduler, "alpha", "a-1");
-        clock.advance(Duration.ofMinutes(45)); // beta's has waited 75 minutes, a-1 45
-        assertThat(scheduler.expire()).extracting(DispatchScheduler.Queued::id).containsExactly("beta.review-42");
-        assertThat(scheduler.queued()).isEqualTo(1);
+        f.clock.advance(Duration.ofMinutes(45)); // beta's has waited 75 minutes, alpha's 45
+        assertThat(scheduler.expire(10))
+                .extracting(DispatchScheduler.Queued::id)
+                .containsExactly("beta.review-42");
     }
 }

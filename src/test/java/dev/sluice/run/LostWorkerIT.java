@@ -25,9 +25,10 @@ import dev.sluice.testsupport.WorkerClient;
 import dev.sluice.testsupport.WorkerProcess;
 
 /**
- * Two replicas on one PostgreSQL: when one dies, the other closes its
- * unfinished dispatches as worker_lost once its lease lapses, delivers the
- * callbacks it left pending, and removes what it left running on the engine.
+ * Two replicas on one PostgreSQL: what one accepts while it is full runs on
+ * the other; when one dies, the other closes its unfinished dispatches as
+ * worker_lost once its lease lapses, delivers the callbacks it left pending,
+ * and removes what it left running on the engine.
  */
 class LostWorkerIT {
 
@@ -71,18 +72,43 @@ class LostWorkerIT {
         return worker.submit(request);
     }
 
+    /** With a secret: only the replica that accepted it may run it (ADR 0063). */
+    private static String submitPinned(WorkerProcess worker, String script, String callbackUrl) throws IOException {
+        Map<String, Object> request = new HashMap<>(WorkerClient.script(script));
+        request.put("callbackUrl", callbackUrl);
+        request.put("secrets", Map.of("PINNING_TOKEN", "only-replica-a-has-it"));
+        return worker.submit(request);
+    }
+
     @Test
     void aLiveReplicaClosesTheLostOnesDispatchesAndDeliversItsCallbacks() throws Exception {
         pending.otherwise(Receiver.status(503));
         String delivered;
         String running;
-        try (WorkerProcess a = WorkerProcess.start(replica("replica-a"));
+        Map<String, String> oneSlot = replica("replica-a");
+        oneSlot.put("SLUICE_DISPATCH_MAX_RUNNING", "1");
+        try (WorkerProcess a = WorkerProcess.start(oneSlot);
                 WorkerProcess b = WorkerProcess.start(replica("replica-b"))) {
-            delivered = submit(a, "echo finished before the crash", pending.url("/hook"));
-            running = submit(a, "echo started; sleep 120", closed.url("/hook"));
+            delivered = submitPinned(a, "echo finished before the crash", pending.url("/hook"));
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> pending.requests().size() >= 1
-                            && "running".equals(a.record(running).path("status").asText()));
+                    .until(() -> pending.requests().size() >= 1);
+            running = submitPinned(a, "echo started; sleep 120", closed.url("/hook"));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() ->
+                            "running".equals(a.record(running).path("status").asText()));
+
+            // replica-a's one slot is taken: what it accepts now runs on replica-b, from the one queue.
+            String elsewhere = submit(a, "echo ran elsewhere", closed.url("/hook"));
+            JsonNode e = a.awaitDelivered(elsewhere);
+            assertThat(e.path("result").path("stdout").asText()).isEqualTo("ran elsewhere\n");
+            try (var clients = TestDocker.clients()) {
+                assertThat(new ContainerRuntime(clients, TestDocker.containerConfig())
+                                .managed().stream()
+                                        .filter(c -> c.dispatchId().equals(elsewhere))
+                                        .map(ManagedContainer::workerId))
+                        .containsExactly("replica-b");
+            }
+
             a.kill();
             pending.otherwise(Receiver.status(200));
 
@@ -100,7 +126,9 @@ class LostWorkerIT {
             JsonNode lost = b.awaitDelivered(running);
             assertThat(lost.path("status").asText()).isEqualTo("error");
             assertThat(lost.path("result").path("error").path("code").asText()).isEqualTo("worker_lost");
-            assertThat(closed.requests()).hasSize(1);
+            assertThat(closed.requests())
+                    .extracting(r -> r.header("webhook-id"))
+                    .containsExactlyInAnyOrder("msg_" + elsewhere, "msg_" + running);
 
             // ...and removes the container replica-a left running on the shared engine.
             try (var clients = TestDocker.clients()) {

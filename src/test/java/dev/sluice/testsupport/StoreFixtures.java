@@ -29,13 +29,22 @@ public final class StoreFixtures {
 
     /** A validated dispatch with a secret (whose value must never be stored). */
     public static DispatchSpec spec(String image, String callbackUrl) {
+        return spec(image, callbackUrl, Map.of("API_KEY", "the-secret-value"));
+    }
+
+    /** A validated dispatch without secrets: any worker may run it (ADR 0063). */
+    public static DispatchSpec specWithoutSecrets(String image, String callbackUrl) {
+        return spec(image, callbackUrl, Map.of());
+    }
+
+    private static DispatchSpec spec(String image, String callbackUrl, Map<String, String> secrets) {
         return new DispatchSpec(
                 image,
                 PullPolicy.IF_NOT_PRESENT,
                 List.of("sh", "-c", "echo hi"),
                 Map.of("MODE", "strict"),
-                Map.of("API_KEY", "the-secret-value"),
-                List.of("API_KEY"),
+                secrets,
+                List.copyOf(secrets.keySet()),
                 "input text",
                 "/work",
                 Duration.ofMinutes(15),

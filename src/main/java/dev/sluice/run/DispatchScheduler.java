@@ -266,6 +266,10 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
             try {
                 wanted.set(false);
                 fill();
+            } catch (RuntimeException e) {
+                // Never up to the caller (an accepted request, a slot that freed): the next tick claims again.
+                LOG.warnf("could not claim from the queue, tried again at the next tick: %s", e.getMessage());
+                return;
             } finally {
                 filling.unlock();
             }

@@ -1,11 +1,13 @@
 package dev.sluice.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
@@ -180,6 +182,22 @@ class DispatchSchedulerTest {
         submit(scheduler, "b");
         assertThat(scheduler.dequeue("b")).as("it waits in the store, not here").isFalse();
         f.jdbc.update("UPDATE dispatches SET status = 'cancelled' WHERE id = 'b'");
+        workers.runAll();
+        assertThat(ran).containsExactly("a");
+    }
+
+    /** A store that fails while a dispatch is handed over never reaches the request: the next tick claims it. */
+    @Test
+    void aStoreThatFailsWhileClaimingLeavesTheDispatchForTheNextTick() {
+        DispatchScheduler scheduler = scheduler(1, 10, Duration.ofHours(1));
+        assertThat(reserve(scheduler, 1)).isTrue();
+        f.insert("a", SchedulerFixture.SPEC, SchedulerFixture.WORKER);
+        f.jdbc.update("ALTER TABLE dispatches RENAME TO dispatches_away");
+        assertThatCode(() -> scheduler.submit("a", Map.of())).doesNotThrowAnyException();
+        assertThat(ran).isEmpty();
+
+        f.jdbc.update("ALTER TABLE dispatches_away RENAME TO dispatches");
+        scheduler.drain();
         workers.runAll();
         assertThat(ran).containsExactly("a");
     }

@@ -23,8 +23,7 @@ final class Takeover implements Reconciler.Lifecycle {
     private static final Logger LOG = Logger.getLogger(Takeover.class);
 
     /** What taking a dispatch over needs from its record. */
-    private record Held(
-            DispatchSpec spec, Dispatch.Status status, boolean cancelRequested, Instant createdAt, Instant startedAt) {}
+    private record Held(DispatchSpec spec, Dispatch.Status status, boolean cancelRequested, Instant startedAt) {}
 
     private final Jdbc jdbc;
     private final JsonColumns json;
@@ -135,12 +134,11 @@ final class Takeover implements Reconciler.Lifecycle {
 
     private Optional<Held> held(String dispatchId) {
         return jdbc.one(
-                "SELECT spec, status, cancel_requested, created_at, started_at FROM dispatches WHERE id = ?",
+                "SELECT spec, status, cancel_requested, started_at FROM dispatches WHERE id = ?",
                 row -> new Held(
                         json.read(row.string("spec"), DispatchSpec.class),
                         Dispatch.Status.fromWire(row.string("status")),
                         row.bool("cancel_requested"),
-                        row.instant("created_at"),
                         row.instant("started_at")),
                 dispatchId);
     }

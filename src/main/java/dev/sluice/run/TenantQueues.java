@@ -140,14 +140,10 @@ final class TenantQueues {
         return t == null ? 0 : t.running;
     }
 
-    /** The next dispatch to start, counted as running; empty when no tenant with work queued has a slot free. */
-    Optional<Start> next() {
-        return next(q -> true);
-    }
-
     /**
-     * As {@link #next()}, among the dispatches that are {@code ready}: one whose
-     * image is being pulled waits in its place, and those behind it may start.
+     * The next dispatch claimed here to start, among those that are {@code ready},
+     * counted as running; empty when no tenant with one ready has a slot free.
+     * One whose image is being pulled waits in its place, and those behind it may start.
      */
     Optional<Start> next(Predicate<DispatchScheduler.Queued> ready) {
         Optional<Tenant> next = tenants.values().stream()

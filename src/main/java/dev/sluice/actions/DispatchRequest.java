@@ -115,7 +115,17 @@ public record DispatchRequest(
         Map<String, Object> metadata,
 
         @JsonInclude(JsonInclude.Include.NON_NULL) // absent, it leaves the idempotency fingerprint as before
-        WorkspaceRequest workspace) {
+        WorkspaceRequest workspace,
+
+        @Schema(
+                description = "how many times the dispatch may be attempted: above 1, a dispatch whose worker is "
+                        + "lost while it runs is run again by another (at least once, not exactly once: the lost "
+                        + "attempt may have done its work; section 2.1.3); 1 by default, at most "
+                        + DispatchRequestValidator.MAX_ATTEMPTS + "; above 1 not with secrets or workspace.files",
+                minimum = "1",
+                maximum = "" + DispatchRequestValidator.MAX_ATTEMPTS)
+        @JsonInclude(JsonInclude.Include.NON_NULL) // absent, it leaves the idempotency fingerprint as before
+        Integer maxAttempts) {
 
     @Schema(name = "DispatchResources", description = "Limits of the dispatch's container.")
     public record Resources(

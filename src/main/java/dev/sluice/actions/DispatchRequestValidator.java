@@ -45,6 +45,9 @@ public final class DispatchRequestValidator {
 
     private static final int MAX_METADATA = 16 * 1024;
 
+    /** The most attempts a request may ask for: each is a whole run of the agent after a worker was lost. */
+    public static final int MAX_ATTEMPTS = 10;
+
     private static final int MAX_POINTERS = 64;
     private static final int MAX_POINTER_LENGTH = 1024;
     private static final Pattern POINTER = Pattern.compile("(/([^~/]|~[01])*)+");
@@ -176,6 +179,7 @@ public final class DispatchRequestValidator {
         DispatchSpec.CallbackMode callbackMode = callbackMode(r.callbackMode(), errors);
         DispatchSpec.CallbackEncoding callbackEncoding = callbackEncoding(r.callbackEncoding(), errors);
         checkMetadata(r.metadata(), errors);
+        int maxAttempts = maxAttempts(r, errors);
         if (!errors.isEmpty()) {
             found.addAll(errors);
             return null;
@@ -206,7 +210,35 @@ public final class DispatchRequestValidator {
                 callbackMode,
                 callbackEncoding,
                 r.metadata(),
-                workspace);
+                workspace,
+                maxAttempts);
+    }
+
+    /**
+     * Another attempt runs on another worker (ADR 0066): secret values live in
+     * the memory of the worker that accepted them, and a workspace's files on
+     * its disk, so neither could go with it.
+     */
+    private static int maxAttempts(DispatchRequest r, List<Problem.FieldError> errors) {
+        if (r.maxAttempts() == null) {
+            return 1;
+        }
+        int asked = r.maxAttempts();
+        if (asked < 1 || asked > MAX_ATTEMPTS) {
+            errors.add(Problem.FieldError.of("maxAttempts", "must be between 1 and " + MAX_ATTEMPTS));
+        } else if (asked > 1 && r.secrets() != null && !r.secrets().isEmpty()) {
+            errors.add(Problem.FieldError.of(
+                    "maxAttempts",
+                    "above 1 cannot be combined with secrets: their values stay with the worker that accepted "
+                            + "them, and another attempt runs on another worker"));
+        } else if (asked > 1 && r.workspace() != null && r.workspace().inline()) {
+            errors.add(Problem.FieldError.of(
+                    "maxAttempts",
+                    "above 1 cannot be combined with workspace files or an inline archive: they are kept on the "
+                            + "worker that accepted them, and another attempt runs on another worker; give the "
+                            + "workspace as an archive url"));
+        }
+        return asked;
     }
 
     private static void checkCommand(List<String> command, List<Problem.FieldError> errors) {

@@ -26,6 +26,7 @@ import dev.sluice.record.StoredResult;
     "createdAt",
     "startedAt",
     "finishedAt",
+    "attempt",
     "metadata",
     "callback",
     "result",
@@ -54,6 +55,13 @@ public record DispatchView(
 
         @Schema(required = true, nullable = true, description = "when it reached its terminal status")
         Instant finishedAt,
+
+        @Schema(
+                required = true,
+                minimum = "1",
+                description = "which attempt runs, or ran: 1 unless its maxAttempts allowed another after a "
+                        + "worker running it was lost (section 2.1.3)")
+        int attempt,
 
         @Schema(required = true, nullable = true, description = "as given in the request")
         Map<String, Object> metadata,
@@ -146,6 +154,7 @@ public record DispatchView(
                 d.createdAt(),
                 d.startedAt(),
                 d.finishedAt(),
+                d.attempt(),
                 d.metadata(),
                 callback(d, delivery),
                 d.result(),

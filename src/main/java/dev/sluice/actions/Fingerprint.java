@@ -55,7 +55,8 @@ public final class Fingerprint {
                 request.callbackMode(),
                 request.callbackEncoding(),
                 request.metadata(),
-                request.workspace());
+                request.workspace(),
+                request.maxAttempts());
         try {
             byte[] digest = Sha256.digest().digest(canonical.writeValueAsBytes(withoutValues));
             return HexFormat.of().formatHex(digest);

@@ -101,7 +101,8 @@ class ApiWarmUp {
                 "warm-up",
                 null,
                 spec.hasSecrets(),
-                fingerprint.of(request));
+                fingerprint.of(request),
+                1);
         DispatchView view = DispatchView.of(queued, Optional.empty());
         Response response = Response.accepted(view)
                 .location(URI.create(DispatchLinks.self(queued.id())))
@@ -127,7 +128,8 @@ class ApiWarmUp {
                 "warm-up",
                 null,
                 false,
-                "");
+                "",
+                1);
         CallbackStore.State delivered =
                 new CallbackStore.State(DeliveryState.DELIVERED, 1, 204, null, null, now, List.of());
         json.writeValueAsBytes(DispatchView.of(finished, Optional.of(delivered)));

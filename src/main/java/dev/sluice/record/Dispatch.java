@@ -26,7 +26,8 @@ public record Dispatch(
         String workerId,
         String containerId,
         boolean hasSecrets,
-        String fingerprint) {
+        String fingerprint,
+        int attempt) {
 
     /** The lifecycle (docs/api.md, section 6): terminal states never change. */
     @Schema(

@@ -47,6 +47,8 @@ import dev.sluice.summary.WorkerSummary;
     "startedAt",
     "finishedAt",
     "durationMs",
+    "attempt",
+    "earlierAttempts",
     "stdout",
     "stderr",
     "stdoutOverflow",
@@ -124,6 +126,19 @@ public record DispatchResult(
 
         @Schema(required = true, nullable = true, description = "finishedAt - startedAt; null when it never started")
         Long durationMs,
+
+        @Schema(
+                required = true,
+                minimum = "1",
+                description = "which attempt this result is of: 1 unless the request's maxAttempts allowed another "
+                        + "after the worker running it was lost (section 2.1.3)")
+        int attempt,
+
+        @Schema(
+                description =
+                        "absent for a first attempt: how each earlier attempt ended, oldest first " + "(section 2.1.3)")
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<EarlierAttempt> earlierAttempts,
 
         @Schema(
                 required = true,
@@ -238,7 +253,34 @@ public record DispatchResult(
     /** A result read back without {@code reductions} (none were made) has none, not an unknown list. */
     public DispatchResult {
         reductions = reductions == null ? List.of() : reductions;
+        // Stored before attempts existed: every result was of a first attempt.
+        attempt = Math.max(1, attempt);
+        earlierAttempts = earlierAttempts == null ? List.of() : List.copyOf(earlierAttempts);
     }
+
+    /**
+     * How an attempt that did not give the result ended: its worker was lost
+     * while it ran (ADR 0066). Its container may have run on, or even
+     * finished: what it did is not part of this result.
+     */
+    @Schema(
+            name = "EarlierAttempt",
+            description = "An attempt that gave no result: its worker was lost while it ran (docs/api.md, 2.1.3).")
+    @JsonPropertyOrder({"attempt", "workerId", "startedAt", "endedAt", "error"})
+    public record EarlierAttempt(
+            @Schema(required = true, minimum = "1") int attempt,
+
+            @Schema(required = true, description = "the worker that ran it")
+            String workerId,
+
+            @Schema(required = true, nullable = true, description = "when its container started; null if it never did")
+            Instant startedAt,
+
+            @Schema(required = true, description = "when the worker was found lost and the attempt given up")
+            Instant endedAt,
+
+            @Schema(required = true, description = "why it gave no result: worker_lost")
+            Error error) {}
 
     /**
      * Text the callback budget removed from one kept part of a stream, beside

@@ -21,7 +21,9 @@ import dev.sluice.output.OutputFormat;
  * before pulls existed have a {@code null} {@link #imagePullPolicy()}: their
  * images were never pulled ({@link #pullPolicy()}).
  *
- * @param runtime the engine's runtime the dispatch asked for; {@code null} for the engine's default
+ * @param runtime     the engine's runtime the dispatch asked for; {@code null} for the engine's default
+ * @param maxAttempts how many times it may be attempted when a worker running it is lost (ADR 0066); specs stored
+ *                    before attempts existed allowed one
  */
 public record DispatchSpec(
         String image,
@@ -48,7 +50,12 @@ public record DispatchSpec(
         CallbackMode callbackMode,
         CallbackEncoding callbackEncoding,
         Map<String, Object> metadata,
-        Workspace workspace) {
+        Workspace workspace,
+        int maxAttempts) {
+
+    public DispatchSpec {
+        maxAttempts = Math.max(1, maxAttempts);
+    }
 
     /**
      * Where the dispatch's workspace comes from (ADR 0060), never its
@@ -144,7 +151,8 @@ public record DispatchSpec(
                 callbackMode,
                 callbackEncoding,
                 metadata,
-                workspace);
+                workspace,
+                maxAttempts);
     }
 
     public boolean hasSecrets() {

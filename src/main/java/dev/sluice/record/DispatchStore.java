@@ -26,7 +26,7 @@ import dev.sluice.store.StoredBody;
 public class DispatchStore {
 
     private static final String RECORD_COLUMNS = "id, status, image, created_at, started_at, finished_at, metadata, "
-            + "callback_url, summary, worker_id, container_id, has_secrets, fingerprint";
+            + "callback_url, summary, worker_id, container_id, has_secrets, fingerprint, attempt";
 
     /** Where a finished dispatch's result is: in the row, in a file the row names, or (older rows) in text. */
     private static final String RESULT_COLUMNS = "result_body, result_file, result_size, result";
@@ -254,6 +254,7 @@ public class DispatchStore {
                 row.string("worker_id"),
                 row.string("container_id"),
                 row.bool("has_secrets"),
-                row.string("fingerprint"));
+                row.string("fingerprint"),
+                (int) row.number("attempt"));
     }
 }

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 import dev.sluice.store.ResultBodies;
@@ -37,8 +39,37 @@ public final class DispatchTransitions {
         }
     }
 
-    /** A dispatch of a lost worker: what its closing result needs. */
-    public record Lost(String id, DispatchSpec spec, Instant startedAt) {}
+    /**
+     * A dispatch of a lost worker: what its closing result needs, and whether
+     * it may be attempted again (ADR 0066).
+     */
+    public record Lost(
+            String id,
+            DispatchSpec spec,
+            Instant startedAt,
+            String workerId,
+            String containerId,
+            Attempts attempts,
+            boolean anyWorkerMayRun,
+            boolean cancelRequested) {
+
+        /**
+         * Its request allowed another attempt, it may run on any worker (a
+         * pinned one's secrets or workspace were lost with its worker), and no
+         * one asked for it to stop.
+         */
+        boolean triedAgain() {
+            return attempts.attempt() < spec.maxAttempts() && anyWorkerMayRun && !cancelRequested;
+        }
+    }
+
+    /** A lost worker's dispatch that waits in the queue for its next attempt; {@code containerId} ran the last. */
+    public record Retried(String id, int attempt, String workerId, String containerId) {}
+
+    /** What one sweep of lost workers' dispatches did: those it ended, and those it queued again. */
+    public record Swept(List<DispatchResult> closed, List<Retried> retried) {}
+
+    private static final TypeReference<List<DispatchResult.EarlierAttempt>> EARLIER = new TypeReference<>() {};
 
     /** The result, summary and digest (its JSON) that close a dispatch. */
     public record Closing(DispatchResult result, DispatchSummary summary, byte[] digest) {
@@ -118,8 +149,10 @@ public final class DispatchTransitions {
      */
     public boolean finish(Closing closing, From from, Outbox outbox) {
         DispatchResult result = closing.result();
+        // Of the attempt the result was built for: one queued again meanwhile is another's to end.
         String sql = "UPDATE dispatches SET status = ?, " + BODY_COLUMNS + ", summary = ?, digest = ?, "
-                + "finished_at = ?, started_at = COALESCE(started_at, ?) WHERE id = ? AND " + from.condition;
+                + "finished_at = ?, started_at = COALESCE(started_at, ?) WHERE id = ? AND attempt = ? AND "
+                + from.condition;
         ResultBodies.Put body = bodies.put(result.dispatchId(), out -> json.write(result, out));
         boolean stored = false;
         try {
@@ -134,7 +167,8 @@ public final class DispatchTransitions {
                                 closing.digestText(),
                                 result.finishedAt(),
                                 result.startedAt(),
-                                result.dispatchId())
+                                result.dispatchId(),
+                                result.attempt())
                         == 0) {
                     return false;
                 }
@@ -149,34 +183,76 @@ public final class DispatchTransitions {
         }
     }
 
+    /** Which attempt of dispatch {@code id} runs, and how the earlier ones ended; the first for an unknown id. */
+    public Attempts attempts(String id) {
+        return jdbc.one("SELECT attempt, earlier_attempts FROM dispatches WHERE id = ?", this::attempts, id)
+                .orElse(Attempts.FIRST);
+    }
+
+    private Attempts attempts(Jdbc.Row row) {
+        String earlier = row.string("earlier_attempts");
+        return new Attempts((int) row.number("attempt"), earlier == null ? List.of() : json.read(earlier, EARLIER));
+    }
+
     /**
      * Closes the unfinished dispatches of workers whose lease lapsed before
      * {@code now} (or that never held one), but for queued ones that any
-     * worker may run, each with the result {@code close}
-     * makes, in one transaction. Rows are locked with {@code FOR UPDATE SKIP
-     * LOCKED}, so live replicas sweeping at once share the work.
+     * worker may run, each with the result {@code close} makes, in one
+     * transaction; one whose request allows another attempt goes back to the
+     * queue instead, with the next attempt number, its last attempt ended by
+     * {@code lostError} (ADR 0066). Rows are locked
+     * with {@code FOR UPDATE SKIP LOCKED}, so live replicas sweeping at once
+     * share the work.
      */
-    public List<DispatchResult> closeLost(
-            String me, Instant now, int limit, Outbox outbox, Function<Lost, Closing> close) {
+    public Swept closeLost(
+            String me,
+            Instant now,
+            int limit,
+            Outbox outbox,
+            DispatchResult.Error lostError,
+            Function<Lost, Closing> close) {
         // A queued dispatch any worker may run is not lost with its worker: it waits in the queue (ADR 0063).
-        String select = "SELECT d.id, d.spec, d.started_at FROM dispatches d WHERE d.status NOT IN " + TERMINAL
+        String select = "SELECT d.id, d.spec, d.started_at, d.worker_id, d.container_id, d.attempt, "
+                + "d.earlier_attempts, d.pinned_to, d.cancel_requested FROM dispatches d WHERE d.status NOT IN "
+                + TERMINAL
                 + " AND NOT (d.status = 'queued' AND d.pinned_to IS NULL)"
                 + " AND d.worker_id <> ? AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = d.worker_id "
                 + "AND w.lease_until >= ?) ORDER BY d.seq LIMIT ? FOR UPDATE SKIP LOCKED";
         String update = "UPDATE dispatches SET status = ?, " + BODY_COLUMNS
                 + ", summary = ?, digest = ?, finished_at = ? " + "WHERE id = ? AND status NOT IN " + TERMINAL;
+        String again = "UPDATE dispatches SET status = 'queued', attempt = ?, earlier_attempts = ?, claimed_by = NULL, "
+                + "container_id = NULL, started_at = NULL WHERE id = ? AND status NOT IN " + TERMINAL;
         List<ResultBodies.Put> written = new ArrayList<>();
         List<ResultBodies.Put> named = new ArrayList<>();
+        Swept swept;
         try {
-            return jdbc.transaction("close dispatches of lost workers", tx -> {
+            swept = jdbc.transaction("close dispatches of lost workers", tx -> {
                 List<Lost> lost = tx.query(
                         select,
-                        row -> new Lost(row.string(1), json.read(row.string(2), DispatchSpec.class), row.instant(3)),
+                        row -> new Lost(
+                                row.string("id"),
+                                json.read(row.string("spec"), DispatchSpec.class),
+                                row.instant("started_at"),
+                                row.string("worker_id"),
+                                row.string("container_id"),
+                                attempts(row),
+                                row.string("pinned_to") == null,
+                                row.bool("cancel_requested")),
                         me,
                         now,
                         limit);
                 List<DispatchResult> closed = new ArrayList<>();
+                List<Retried> retried = new ArrayList<>();
                 for (Lost l : lost) {
+                    if (l.triedAgain()) {
+                        Attempts next = l.attempts()
+                                .next(new DispatchResult.EarlierAttempt(
+                                        l.attempts().attempt(), l.workerId(), l.startedAt(), now, lostError));
+                        if (tx.update(again, next.attempt(), json.write(next.earlier()), l.id()) > 0) {
+                            retried.add(new Retried(l.id(), next.attempt(), l.workerId(), l.containerId()));
+                        }
+                        continue;
+                    }
                     Closing closing = close.apply(l);
                     DispatchResult r = closing.result();
                     ResultBodies.Put body = bodies.put(l.id(), out -> json.write(r, out));
@@ -197,7 +273,7 @@ public final class DispatchTransitions {
                         named.add(body);
                     }
                 }
-                return closed;
+                return new Swept(closed, retried);
             });
         } catch (RuntimeException e) {
             named.clear(); // rolled back: no row names any of them
@@ -205,5 +281,7 @@ public final class DispatchTransitions {
         } finally {
             written.stream().filter(b -> !named.contains(b)).forEach(bodies::discard);
         }
+        swept.retried().forEach(r -> changed.accept(new DispatchStateChanged(r.id(), Dispatch.Status.QUEUED)));
+        return swept;
     }
 }

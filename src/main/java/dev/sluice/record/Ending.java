@@ -18,6 +18,7 @@ import dev.sluice.summary.WorkerSummary;
  *
  * @param workerSummary a generated summary of the output, when a summarizer made one
  * @param imageDigest   the content digest of the image that ran, once it resolved (ADR 0059); else null
+ * @param attempts      which attempt ended, and how the earlier ones did (ADR 0066)
  */
 public record Ending(
         String id,
@@ -26,7 +27,8 @@ public record Ending(
         Output output,
         Handover handover,
         WorkerSummary workerSummary,
-        String imageDigest) {
+        String imageDigest,
+        Attempts attempts) {
 
     /**
      * How it ended, and when.
@@ -95,11 +97,16 @@ public record Ending(
 
     /** This ending, of the image with content digest {@code digest} (null when it has none). */
     public Ending withImageDigest(String digest) {
-        return new Ending(id, spec, outcome, output, handover, workerSummary, digest);
+        return new Ending(id, spec, outcome, output, handover, workerSummary, digest, attempts);
     }
 
     public Ending withSummary(WorkerSummary summary) {
-        return new Ending(id, spec, outcome, output, handover, summary, imageDigest);
+        return new Ending(id, spec, outcome, output, handover, summary, imageDigest, attempts);
+    }
+
+    /** This ending, of the attempt {@code attempts} names. */
+    public Ending withAttempts(Attempts attempts) {
+        return new Ending(id, spec, outcome, output, handover, workerSummary, imageDigest, attempts);
     }
 
     /** Builds an {@link Ending}; the output and the handover are none unless given. */
@@ -160,7 +167,7 @@ public record Ending(
                     startedAt,
                     Objects.requireNonNull(finishedAt, "finishedAt"),
                     runtime);
-            return new Ending(id, spec, outcome, output, handover, null, null);
+            return new Ending(id, spec, outcome, output, handover, null, null, Attempts.FIRST);
         }
     }
 
@@ -181,6 +188,8 @@ public record Ending(
                 outcome.startedAt(),
                 outcome.finishedAt(),
                 durationMs,
+                attempts.attempt(),
+                attempts.earlier(),
                 stdout.text(),
                 stderr.text(),
                 stdout.overflow(),

@@ -240,7 +240,8 @@ public class DispatchIntake {
                 workerId,
                 null,
                 d.spec().hasSecrets(),
-                d.fingerprint());
+                d.fingerprint(),
+                1);
     }
 
     private static String newId() {

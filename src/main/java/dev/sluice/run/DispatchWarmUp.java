@@ -102,7 +102,8 @@ class DispatchWarmUp {
                 DispatchSpec.CallbackMode.FULL,
                 DispatchSpec.CallbackEncoding.IDENTITY,
                 Map.of("warmUp", true),
-                null);
+                null,
+                1);
         Capture capture = new Capture(id, spec, SecretMasker.NONE);
         capture.stdout(OUTPUT, 0, OUTPUT.length);
         capture.stderr(OUTPUT, 0, OUTPUT.length);

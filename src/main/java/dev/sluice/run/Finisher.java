@@ -1,7 +1,6 @@
 package dev.sluice.run;
 
 import java.time.Instant;
-import java.util.List;
 import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
@@ -60,7 +59,9 @@ final class Finisher {
     private boolean finishWhere(Ending ending, DispatchTransitions.From from) {
         try (LogScope scope = LogScope.dispatch(ending.id())) {
             // Before the store is touched: a summary may take up to the summarizer's timeout.
-            DispatchTransitions.Closing closing = summaries.add(ending).closing(budget);
+            DispatchTransitions.Closing closing = summaries
+                    .add(ending.withAttempts(transitions.attempts(ending.id())))
+                    .closing(budget);
             if (!transitions.finish(closing, from, outbox)) {
                 return false;
             }
@@ -92,23 +93,25 @@ final class Finisher {
 
     /**
      * Closes up to {@code limit} unfinished dispatches of workers whose lease
-     * lapsed before {@code now} as {@code worker_lost}; returns their ids.
+     * lapsed before {@code now} as {@code worker_lost}, but for those whose
+     * request allows another attempt: they wait in the queue again (ADR 0066).
      */
-    List<String> closeLost(String me, Instant now, int limit) {
-        List<DispatchResult> closed = transitions.closeLost(me, now, limit, outbox, lost -> {
+    DispatchTransitions.Swept closeLost(String me, Instant now, int limit) {
+        DispatchTransitions.Swept swept = transitions.closeLost(me, now, limit, outbox, Errors.WORKER_LOST, lost -> {
             Ending ending = Ending.of(lost.id(), lost.spec())
                     .ended(Dispatch.Status.ERROR, null, Errors.WORKER_LOST)
                     .ran(lost.startedAt(), now)
                     // Its output was never counted, so what the runtime still holds cannot be placed.
                     .output(Ending.Output.UNCOUNTED)
-                    .build();
+                    .build()
+                    .withAttempts(lost.attempts());
             return ending.closing(budget);
         });
-        closed.forEach(result -> {
+        swept.closed().forEach(result -> {
             try (LogScope scope = LogScope.dispatch(result.dispatchId())) {
                 ended(result, CapturedOutput.EMPTY, CapturedOutput.EMPTY);
             }
         });
-        return closed.stream().map(DispatchResult::dispatchId).toList();
+        return swept;
     }
 }

@@ -291,8 +291,9 @@ class RunProducer {
             DispatchRunner runner,
             Finisher finisher,
             ContainerStopper stopper,
+            ContainerRuntime inventory,
             Clock clock) {
-        return new Takeover(jdbc, json, transitions, scheduler, queue, runner, finisher, stopper, clock);
+        return new Takeover(jdbc, json, transitions, scheduler, queue, runner, finisher, stopper, inventory, clock);
     }
 
     @Produces

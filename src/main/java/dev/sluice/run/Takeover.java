@@ -7,9 +7,13 @@ import java.util.Optional;
 
 import org.jboss.logging.Logger;
 
+import dev.sluice.concurrent.LogScope;
+import dev.sluice.container.ContainerException;
+import dev.sluice.container.ContainerInventory;
 import dev.sluice.container.ContainerStopper;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchQueue;
+import dev.sluice.record.DispatchResult;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.DispatchTransitions;
 import dev.sluice.record.Ending;
@@ -33,6 +37,7 @@ final class Takeover implements Reconciler.Lifecycle {
     private final DispatchRunner runner;
     private final Finisher finisher;
     private final ContainerStopper stopper;
+    private final ContainerInventory inventory;
     private final Clock clock;
 
     Takeover(
@@ -44,6 +49,7 @@ final class Takeover implements Reconciler.Lifecycle {
             DispatchRunner runner,
             Finisher finisher,
             ContainerStopper stopper,
+            ContainerInventory inventory,
             Clock clock) {
         this.jdbc = jdbc;
         this.json = json;
@@ -53,6 +59,7 @@ final class Takeover implements Reconciler.Lifecycle {
         this.runner = runner;
         this.finisher = finisher;
         this.stopper = stopper;
+        this.inventory = inventory;
         this.clock = clock;
     }
 
@@ -122,14 +129,47 @@ final class Takeover implements Reconciler.Lifecycle {
                                 containerId)));
     }
 
-    /** What lost workers claimed and never started waits in the queue again; the rest of theirs ends. */
+    /**
+     * What lost workers claimed and never started waits in the queue again, as
+     * does what they ran that may be attempted again; the rest of theirs ends.
+     */
     @Override
     public List<String> closeLost(String workerId, Instant now, int limit) {
         int released = queue.releaseLost(now);
         if (released > 0) {
             LOG.infof("%d queued dispatches claimed by lost workers wait in the queue again", released);
         }
-        return finisher.closeLost(workerId, now, limit);
+        DispatchTransitions.Swept swept = finisher.closeLost(workerId, now, limit);
+        swept.retried().forEach(this::retried);
+        if (!swept.retried().isEmpty()) {
+            scheduler.drain();
+        }
+        return swept.closed().stream().map(DispatchResult::dispatchId).toList();
+    }
+
+    /**
+     * The lost attempt's container is stopped when it is on this engine (the
+     * replicas share one): its result would never be read, and two attempts
+     * running at once is what at-least-once allows, not what anyone wants.
+     */
+    private void retried(DispatchTransitions.Retried retried) {
+        try (LogScope scope = LogScope.dispatch(retried.id())) {
+            LOG.warnf(
+                    "worker %s was lost while it ran attempt %d: attempt %d waits in the queue",
+                    retried.workerId(), retried.attempt() - 1, retried.attempt());
+            if (retried.containerId() != null && onThisEngine(retried)) {
+                stopper.stop(retried.containerId());
+            }
+        }
+    }
+
+    private boolean onThisEngine(DispatchTransitions.Retried retried) {
+        try {
+            return inventory.managedBy(retried.workerId()).stream().anyMatch(c -> c.id().equals(retried.containerId()));
+        } catch (ContainerException e) {
+            LOG.warnf("could not look for the lost attempt's container: %s", e.getMessage());
+            return false;
+        }
     }
 
     private Optional<Held> held(String dispatchId) {

@@ -4,6 +4,8 @@ import java.util.List;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
 /**
  * The files a request hands its agent (docs/api.md, section 3.5): inline
  * files, one tar or tar.gz archive, or both, placed in the work area before
@@ -21,6 +23,12 @@ public record WorkspaceRequest(
         List<File> files,
 
         Archive archive) {
+
+    /** Whether its content comes with the request (files, or an archive in base64), to be kept on this worker. */
+    @JsonIgnore
+    public boolean inline() {
+        return (files != null && !files.isEmpty()) || (archive != null && archive.base64() != null);
+    }
 
     @Schema(name = "DispatchWorkspaceFile", description = "One file of the workspace.")
     public record File(

@@ -73,8 +73,7 @@ public final class Workspaces implements AutoCloseable {
         String url = archive == null ? null : archive.url();
         checkArchive(archive);
         List<WorkspaceRequest.File> given = request.files() == null ? List.of() : request.files();
-        boolean inline = !given.isEmpty() || archive != null && archive.base64() != null;
-        if (!inline) {
+        if (!request.inline()) {
             return new Staged(null, url == null ? null : new DispatchSpec.Workspace(false, url, archive.sha256()));
         }
         Path file = files.temporary();

@@ -57,6 +57,8 @@ class DispatchArtifactsTest {
                 r.startedAt(),
                 r.finishedAt(),
                 r.durationMs(),
+                r.attempt(),
+                r.earlierAttempts(),
                 r.stdout(),
                 r.stderr(),
                 r.stdoutOverflow(),

@@ -90,6 +90,18 @@ class DispatchValidationTest {
                         422,
                         List.of("secrets.SHORT")),
                 Arguments.of("{\"image\":\"x\",\"command\":[\"ok\",2]}", 422, List.of("command.1")),
+                Arguments.of("{\"image\":\"x\",\"maxAttempts\":0}", 422, List.of("maxAttempts")),
+                Arguments.of("{\"image\":\"x\",\"maxAttempts\":11}", 422, List.of("maxAttempts")),
+                // Another attempt runs on another worker: secret values and inline workspaces stay on this one.
+                Arguments.of(
+                        "{\"image\":\"x\",\"maxAttempts\":2,\"secrets\":{\"API_KEY\":\"s3cret-value\"}}",
+                        422,
+                        List.of("maxAttempts")),
+                Arguments.of(
+                        "{\"image\":\"x\",\"maxAttempts\":2,\"workspace\":{\"files\":"
+                                + "[{\"path\":\"a.txt\",\"content\":\"a\"}]}}",
+                        422,
+                        List.of("maxAttempts")),
                 Arguments.of(
                         "{\"image\":\"x\",\"callbackUrl\":\"ftp://example.com/hook\"}", 422, List.of("callbackUrl")),
                 Arguments.of("{\"image\":\"x\",\"callbackUrl\":\"not a url\"}", 422, List.of("callbackUrl")),

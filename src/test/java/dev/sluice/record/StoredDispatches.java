@@ -70,6 +70,8 @@ public final class StoredDispatches {
                 finishedAt.minusSeconds(4),
                 finishedAt,
                 4000L,
+                1,
+                List.of(),
                 Utf8Text.of(stdout),
                 Utf8Text.EMPTY,
                 new Overflow(9, 8, 1, "n0nce-n0nce"),

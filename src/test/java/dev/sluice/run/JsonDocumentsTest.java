@@ -72,7 +72,8 @@ class JsonDocumentsTest {
                 s.callbackMode(),
                 s.callbackEncoding(),
                 s.metadata(),
-                s.workspace());
+                s.workspace(),
+                s.maxAttempts());
     }
 
     private static String document() {

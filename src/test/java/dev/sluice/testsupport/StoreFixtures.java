@@ -37,7 +37,16 @@ public final class StoreFixtures {
         return spec(image, callbackUrl, Map.of());
     }
 
+    /** A validated dispatch without secrets that may be attempted {@code maxAttempts} times (ADR 0066). */
+    public static DispatchSpec specWithAttempts(String image, int maxAttempts) {
+        return spec(image, null, Map.of(), maxAttempts);
+    }
+
     private static DispatchSpec spec(String image, String callbackUrl, Map<String, String> secrets) {
+        return spec(image, callbackUrl, secrets, 1);
+    }
+
+    private static DispatchSpec spec(String image, String callbackUrl, Map<String, String> secrets, int maxAttempts) {
         return new DispatchSpec(
                 image,
                 PullPolicy.IF_NOT_PRESENT,
@@ -63,7 +72,8 @@ public final class StoreFixtures {
                 DispatchSpec.CallbackMode.FULL,
                 DispatchSpec.CallbackEncoding.IDENTITY,
                 Map.of("task", "review-42", "attempt", 2),
-                null);
+                null,
+                maxAttempts);
     }
 
     public static DispatchSummary summary(DispatchResult result) {

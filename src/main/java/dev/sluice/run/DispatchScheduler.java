@@ -451,6 +451,33 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
         return queues.running();
     }
 
+    /**
+     * Gives back to the store's queue what this worker claimed and has not
+     * started (an image being pulled, an engine that did not answer), but for
+     * what carries secrets held here: a draining worker's waiting work runs on
+     * the others instead of waiting out its drain. Returns how many went back.
+     */
+    @Override
+    public int handBack() {
+        List<Queued> back;
+        synchronized (this) {
+            back = queues.take(q -> q.secrets().isEmpty());
+            back.forEach(q -> pulling.remove(q.id()));
+        }
+        int given = 0;
+        for (Queued q : back) {
+            try {
+                if (queue.release(q.id())) {
+                    given++;
+                }
+            } catch (RuntimeException e) {
+                // The claim stays; the lease's release at the end, or its lapse, gives it back (ADR 0063).
+                LOG.warnf("could not give back its claim on %s: %s", q.id(), e.getMessage());
+            }
+        }
+        return given;
+    }
+
     /** The dispatches claimed here that wait to start: for their image, or for the engine. */
     @Override
     public synchronized int queued() {

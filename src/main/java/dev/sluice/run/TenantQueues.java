@@ -212,13 +212,18 @@ final class TenantQueues {
         return true;
     }
 
-    /** Takes out every queued dispatch queued before {@code cutoff}. */
+    /** Takes out every queued dispatch queued before {@code cutoff}, oldest first. */
     List<DispatchScheduler.Queued> takeQueuedBefore(Instant cutoff) {
+        return take(q -> q.queuedAt().isBefore(cutoff));
+    }
+
+    /** Takes out every queued dispatch that {@code which} accepts, oldest first. */
+    List<DispatchScheduler.Queued> take(Predicate<DispatchScheduler.Queued> which) {
         List<DispatchScheduler.Queued> taken = new ArrayList<>();
         for (Tenant t : tenants.values()) {
             for (Iterator<DispatchScheduler.Queued> it = t.line.iterator(); it.hasNext(); ) {
                 DispatchScheduler.Queued q = it.next();
-                if (q.queuedAt().isBefore(cutoff)) {
+                if (which.test(q)) {
                     it.remove();
                     taken.add(q);
                 }

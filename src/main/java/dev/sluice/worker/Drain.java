@@ -29,6 +29,9 @@ public class Drain {
         int running();
 
         Set<String> inFlight();
+
+        /** Gives back what was claimed here and has not started, for other workers to run; returns how many. */
+        int handBack();
     }
 
     @Inject
@@ -55,6 +58,12 @@ public class Drain {
      */
     void onShutdown(@Observes ShutdownDelayInitiatedEvent event) {
         draining = true;
+        int handedBack = work.handBack();
+        if (handedBack > 0) {
+            LOG.infof(
+                    "draining: %d claimed dispatches that had not started wait in the queue for other workers",
+                    handedBack);
+        }
         Instant deadline = clock.instant().plus(config.drainPeriod());
         LOG.infof("draining: %d dispatches running, waiting up to %s", work.running(), config.drainPeriod());
         while (work.running() > 0 && clock.instant().isBefore(deadline)) {

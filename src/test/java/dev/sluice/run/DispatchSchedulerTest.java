@@ -240,6 +240,34 @@ class DispatchSchedulerTest {
         assertThat(ran).containsExactly("mine");
     }
 
+    /**
+     * A draining worker gives back what it claimed and has not started (here, a
+     * dispatch waiting for its image): it waits in the store for the others, and
+     * the pull ending later starts nothing here. One with secrets held here stays.
+     */
+    @Test
+    void aDrainingWorkerHandsBackWhatItClaimedAndHasNotStarted() {
+        CompletableFuture<Void> pull = new CompletableFuture<>();
+        DispatchScheduler scheduler = scheduler(4, 10, Duration.ofHours(1), (queued, execution) -> {
+            ran.add(queued.id());
+            return queued.imagePulled() ? DispatchScheduler.Outcome.DONE : DispatchScheduler.Outcome.awaitImage(pull);
+        });
+        submit(scheduler, "waiting");
+        f.submit(scheduler, DispatchKey.DEFAULT_TENANT, "secret", SchedulerFixture.SECRET_SPEC);
+        workers.runAll();
+        assertThat(scheduler.queued()).isEqualTo(2);
+
+        f.draining.set(true);
+        assertThat(scheduler.handBack()).isEqualTo(1);
+
+        assertThat(scheduler.tracks("waiting")).isFalse();
+        assertThat(scheduler.tracks("secret")).isTrue();
+        assertThat(f.waitingInTheStore()).isEqualTo(1);
+        pull.complete(null);
+        workers.runAll();
+        assertThat(ran).containsExactly("waiting", "secret", "secret");
+    }
+
     @Test
     void eachDispatchLeavingTheQueueForASlotTellsHowLongItWaitedSinceItWasAccepted() {
         DispatchScheduler scheduler = scheduler(1, 10, Duration.ofHours(1));

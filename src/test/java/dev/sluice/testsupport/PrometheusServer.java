@@ -69,7 +69,7 @@ public final class PrometheusServer implements AutoCloseable {
             String address = "127.0.0.1:" + WorkerProcess.freePort();
             Path log = dir.resolve("prometheus.log");
             Process process = new ProcessBuilder(
-                            binary(),
+                            "prometheus",
                             "--config.file=" + config,
                             "--storage.tsdb.path=" + dir.resolve("data"),
                             "--web.listen-address=" + address)
@@ -80,17 +80,9 @@ public final class PrometheusServer implements AutoCloseable {
             server.awaitReady(Duration.ofSeconds(30));
             return server;
         } catch (IOException e) {
-            throw new AssertionError("could not start prometheus: " + e.getMessage(), e);
+            throw new AssertionError(
+                    "could not start prometheus (scripts/prometheus.sh installs it): " + e.getMessage(), e);
         }
-    }
-
-    private static String binary() {
-        for (String dir : System.getenv("PATH").split(":")) {
-            if (Files.isExecutable(Path.of(dir, "prometheus"))) {
-                return Path.of(dir, "prometheus").toString();
-            }
-        }
-        throw new AssertionError("prometheus is missing: run scripts/prometheus.sh (scripts/test.sh does)");
     }
 
     private void awaitReady(Duration within) {

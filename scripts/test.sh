@@ -14,7 +14,8 @@
 # and the test agent image (scripts/docker-engine.sh), a test registry holding
 # that image (scripts/registry.sh), gVisor's runsc as a runtime of that engine
 # (scripts/runsc.sh), a PostgreSQL server
-# (scripts/postgres.sh), and the Node packages that check manifests and
+# (scripts/postgres.sh), Prometheus' promtool and server for the alert rules'
+# tests (scripts/prometheus.sh), and the Node packages that check manifests and
 # callbacks with other ecosystems' tools (src/test/node). The JVM image test
 # (ImageIT) builds the image with scripts/jvm-image.sh, which installs
 # debootstrap and makes the image's Java base the first time. Unit tests,
@@ -47,6 +48,8 @@ scripts/docker-engine.sh
 scripts/registry.sh
 scripts/runsc.sh
 scripts/postgres.sh >/dev/null
+# promtool checks and unit-tests the alert rules; a Prometheus server scrapes a worker (AlertRulesIT, PrometheusScrapeIT).
+scripts/prometheus.sh
 
 # Node and npm: Debian's, when the machine has none.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then

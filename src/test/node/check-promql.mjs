@@ -5,7 +5,8 @@
 // Usage: node check-promql.mjs < expressions.json
 //   expressions.json: a JSON array of PromQL strings.
 // Prints a JSON array, one entry per expression, in order:
-//   {"expr": ..., "metrics": [names selected], "problems": [what is wrong]}
+//   {"expr": ..., "metrics": [names selected], "selectors": [each selector as
+//    written, with its labels], "problems": [what is wrong]}
 // A problem is a syntax error (with the text at its position) or a selector
 // without a metric name. Exits 0 when no expression has a problem, 1 when one
 // has, 2 on anything else.
@@ -14,6 +15,7 @@ import { parser } from "@prometheus-io/lezer-promql";
 
 function check(expr) {
     const metrics = new Set();
+    const selectors = new Set();
     const problems = [];
     parser.parse(expr).iterate({
         enter(node) {
@@ -25,6 +27,7 @@ function check(expr) {
                     problems.push(`a selector without a metric name at ${node.from}`);
                 } else {
                     metrics.add(expr.slice(name.from, name.to));
+                    selectors.add(expr.slice(node.from, node.to));
                 }
             }
         },
@@ -32,7 +35,7 @@ function check(expr) {
     if (expr.trim() === "") {
         problems.push("empty expression");
     }
-    return { expr, metrics: [...metrics].sort(), problems };
+    return { expr, metrics: [...metrics].sort(), selectors: [...selectors].sort(), problems };
 }
 
 try {

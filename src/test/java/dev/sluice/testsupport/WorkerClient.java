@@ -52,6 +52,11 @@ public class WorkerClient {
         return baseUrl + path;
     }
 
+    /** The management port's base URL, where a Prometheus scrapes {@code /q/metrics}. */
+    public String managementUrl() {
+        return managementUrl;
+    }
+
     public int status(String path) throws IOException {
         return get(path).statusCode();
     }

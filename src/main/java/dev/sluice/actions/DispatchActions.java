@@ -168,33 +168,23 @@ public class DispatchActions {
     }
 
     /**
-     * A byte range of a stream; offset and limit are the query parameters'
-     * text, each optional, and limit defaults to {@code defaultLimit} when
-     * absent (at most {@code sluice.api.max-log-range}).
-     */
-    public LogRange log(Caller caller, String id, String stream, String offset, String limit, long defaultLimit) {
-        return log(caller, id, stream, offset, limit, defaultLimit, Integer.MAX_VALUE);
-    }
-
-    /**
-     * As {@link #log(Caller, String, String, String, String, long)}, reading at most
-     * {@code most} bytes whatever the limit: a door that answers with fewer
-     * (an MCP answer's budget) reads no more than it can show.
-     */
-    public LogRange log(
-            Caller caller, String id, String stream, String offset, String limit, long defaultLimit, int most) {
-        return log(caller, id, stream, offset, limit, defaultLimit, most, Relay.NONE);
-    }
-
-    /**
-     * As {@link #log(Caller, String, String, String, String, long)}, from the
-     * replica that ran the dispatch when that is another one (ADR 0065).
+     * A byte range of a stream, from the replica that ran the dispatch when
+     * that is another one (ADR 0065); offset and limit are the query
+     * parameters' text, each optional, and limit defaults to
+     * {@code sluice.api.default-log-range} when absent (at most
+     * {@code sluice.api.max-log-range}).
      */
     public LogRange log(Caller caller, String id, String stream, String offset, String limit, Relay relay) {
         return log(caller, id, stream, offset, limit, defaultLogRange(), Integer.MAX_VALUE, relay);
     }
 
-    private LogRange log(
+    /**
+     * As {@link #log(Caller, String, String, String, String, Relay)}, with limit
+     * defaulting to {@code defaultLimit}, reading at most {@code most} bytes
+     * whatever the limit: a door that answers with fewer (an MCP answer's
+     * budget) reads no more than it can show.
+     */
+    public LogRange log(
             Caller caller,
             String id,
             String stream,

@@ -20,6 +20,11 @@ public record Relay(String authorization, String range, String lastEventId, bool
     /** A read that is never relayed: answered from what this worker holds, as before ADR 0065. */
     public static final Relay NONE = new Relay(null, null, null, true);
 
+    /** A read a client asked this worker for with these credentials (its {@code Authorization}), to relay as is. */
+    public static Relay asked(String authorization) {
+        return new Relay(authorization, null, null, false);
+    }
+
     Map<String, String> headers() {
         Map<String, String> headers = new HashMap<>();
         headers.put("Authorization", authorization);

@@ -20,6 +20,7 @@ import dev.sluice.actions.GroupRequest;
 import dev.sluice.actions.Problem;
 import dev.sluice.actions.ProblemException;
 import dev.sluice.actions.Refusals;
+import dev.sluice.actions.Relay;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchKey;
 import dev.sluice.run.Cancellation;
@@ -203,10 +204,19 @@ class McpTools {
         LogArguments args = json.readValue(arguments, LogArguments.class);
         String id = required("id", args.id());
         String stream = required("stream", args.stream());
-        // No more is read than the answer could show.
+        // No more is read than the answer could show; from the replica that ran it, with the caller's credentials.
+        Relay relay = Relay.asked(request.getCurrent().request().getHeader("Authorization"));
         return budget.log(
                 stream,
-                actions.log(caller(), id, stream, text(args.offset()), text(args.limit()), budget.max(), budget.max()));
+                actions.log(
+                        caller(),
+                        id,
+                        stream,
+                        text(args.offset()),
+                        text(args.limit()),
+                        budget.max(),
+                        budget.max(),
+                        relay));
     }
 
     private String cancel(String arguments) throws JsonProcessingException {

@@ -30,6 +30,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.ManagedContainer;
 import dev.sluice.testsupport.Digests;
+import dev.sluice.testsupport.Program;
 import dev.sluice.testsupport.TestDocker;
 import dev.sluice.testsupport.TestStores;
 import dev.sluice.testsupport.WorkerClient;
@@ -41,6 +42,7 @@ import dev.sluice.testsupport.WorkerProcess;
  * log (masked with a secret only the runner holds), its artifact and its live
  * events read through the other are the runner's; another tenant is told what
  * an unknown id is told; once the runner is dead its log and artifact are gone.
+ * The log read through the other's MCP server (read_log) is the runner's too.
  */
 class ReplicaReachIT {
 
@@ -108,6 +110,24 @@ class ReplicaReachIT {
             assertThat(new String(get(reader, log + "?offset=300000", ALPHA).body(), StandardCharsets.UTF_8))
                     .doesNotContain(SECRET)
                     .contains("*****");
+
+            // The same through the other replica's MCP server, as an agent's MCP client reads it (read_log).
+            Program.Result mcp = Program.node(
+                    Duration.ofMinutes(1),
+                    "",
+                    "mcp-read-log.mjs",
+                    reader.url("/mcp"),
+                    ALPHA,
+                    finished,
+                    "stdout",
+                    "299990",
+                    "1000");
+            assertThat(mcp.exitCode()).as(mcp.output()).isZero();
+            JsonNode read = JSON.readTree(mcp.stdout());
+            assertThat(read.path("isError").asBoolean()).as(mcp.stdout()).isFalse();
+            assertThat(read.path("answer").path("agentWritten").path("/text").asText())
+                    .isEqualTo(text(get(finisher, log + "?offset=299990&limit=1000", ALPHA)))
+                    .doesNotContain(SECRET);
 
             // The artifact, on the finisher's disk alone, whole and by range.
             String artifact = "/v1/dispatches/" + finished + "/artifacts/data.bin";

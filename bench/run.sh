@@ -12,6 +12,9 @@
 #                                 the attach paths compared on one flood (ADR 0011; 1024 MiB, 3 rounds)
 #   bench/run.sh calls [calls] [rounds]
 #                                 one control call's cost, beside docker-java's pooled httpclient5 transport (300 calls, 3 rounds)
+#   bench/run.sh claims [backlog] [tenants]
+#                                 one claim from the store's queue on PostgreSQL, by 1 and 3 workers at once
+#                                 (ADR 0063; a tenth of the backlog and all of it; 10000 rows, 10 tenants)
 #   bench/run.sh groups [members] [rounds]
 #                                 a dispatch group beside as many single dispatches (ADR 0028; 30 members, 3 rounds)
 #   bench/run.sh jit [rounds]     the shipped C1-only JIT beside the full tiered compiler: worker CPU per flood (3 rounds)
@@ -54,6 +57,11 @@ fi
 if [ "${1:-}" = "groups" ]; then
   shift
   exec java -Xmx512m -cp "$cp" dev.sluice.bench.GroupOverhead "$@"
+fi
+if [ "${1:-}" = "claims" ]; then
+  shift
+  scripts/postgres.sh >/dev/null
+  exec java -Xmx512m -cp "$cp" dev.sluice.bench.ClaimCost "$@"
 fi
 if [ "${1:-}" = "calls" ]; then
   shift

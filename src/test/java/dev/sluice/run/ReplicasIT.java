@@ -1,0 +1,364 @@
+package dev.sluice.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.sluice.container.ContainerRuntime;
+import dev.sluice.container.ManagedContainer;
+import dev.sluice.testsupport.Digests;
+import dev.sluice.testsupport.Receiver;
+import dev.sluice.testsupport.TestDocker;
+import dev.sluice.testsupport.TestStores;
+import dev.sluice.testsupport.WorkerClient;
+import dev.sluice.testsupport.WorkerProcess;
+
+/**
+ * Replicas on one PostgreSQL and one engine, from outside (issue 29): a flood
+ * of dispatches posted round-robin to them while one is killed with SIGKILL
+ * part-way. Every dispatch ends exactly once, with its bytes; the killed
+ * replica's waiting work runs on the others, and of its running work only what
+ * asked for another attempt runs again; every callback is delivered; a cancel
+ * sent to a replica that does not run a dispatch stops it, and a log read
+ * through one is the runner's bytes.
+ *
+ * <p>{@code -Dsluice.replicas.count} (3) and {@code -Dsluice.replicas.dispatches}
+ * (300) size it, {@code -Dsluice.replicas.kill=false} kills none; with one
+ * replica nothing is killed. It prints one line of
+ * figures, which {@code bench/replicas.sh} collects for BENCHMARKS.md.
+ */
+class ReplicasIT {
+
+    private static final String DATABASE = "sluice_fleet_test";
+    private static final int REPLICAS = Integer.getInteger("sluice.replicas.count", 3);
+    private static final int DISPATCHES = Integer.getInteger("sluice.replicas.dispatches", 300);
+    /** Whether one replica is killed part-way; off for the benchmark's one-against-three comparison. */
+    private static final boolean KILL = Boolean.parseBoolean(System.getProperty("sluice.replicas.kill", "true"));
+    /** Slots per replica: three replicas of 8 on two cores keep the engine busy without drowning it. */
+    private static final int SLOTS = 8;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Receiver receiver = Receiver.on("127.0.0.1");
+    private final List<WorkerProcess> replicas = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        replicas.forEach(WorkerProcess::close);
+        receiver.close();
+        removeFleetContainers();
+    }
+
+    private static Map<String, String> replica(String id) {
+        Path data = WorkerProcess.freshDataDir(id);
+        Map<String, String> env = WorkerProcess.baseEnvironment(data, id);
+        env.put("SLUICE_ARTIFACTS_DIR", data.resolve("artifacts").toString());
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", TestStores.postgresUrl(DATABASE));
+        env.put("QUARKUS_DATASOURCE_USERNAME", TestStores.postgresUser());
+        env.put("QUARKUS_DATASOURCE_PASSWORD", TestStores.postgresPassword());
+        env.put("SLUICE_WORKER_LEASE", "3s");
+        env.put("SLUICE_WORKER_RECONCILE_INTERVAL", "1s");
+        env.put("SLUICE_DISPATCH_TICK", "1s");
+        env.put("SLUICE_DISPATCH_MAX_RUNNING", Integer.toString(SLOTS));
+        env.put("SLUICE_CONTAINER_MAX_RETAINED", "2000"); // every container stays to be counted
+        env.put("SLUICE_WORKER_WARM_UP", "false"); // three JVMs on two cores: the flood warms them
+        return env;
+    }
+
+    /** What dispatch {@code i} prints: a few KiB, its own. */
+    private static String script(int i) {
+        return "seq " + i + " " + (i + 600) + "; sleep 0.5; echo end " + i;
+    }
+
+    private static byte[] printed(int i) {
+        StringBuilder out = new StringBuilder();
+        for (int n = i; n <= i + 600; n++) {
+            out.append(n).append('\n');
+        }
+        return out.append("end ").append(i).append('\n').toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Every fifth dispatch asks for a second attempt (ADR 0066). */
+    private static boolean twice(int i) {
+        return i % 5 == 0;
+    }
+
+    @Test
+    void everyDispatchEndsExactlyOnceWhileAReplicaIsKilled() throws Exception {
+        Flyway.configure()
+                .dataSource(TestStores.postgres(DATABASE))
+                .cleanDisabled(false)
+                .load()
+                .clean();
+        // One after another: JVMs starting at once on two cores each take longer than the three in turn.
+        for (int r = 0; r < REPLICAS; r++) {
+            replicas.add(WorkerProcess.start(replica("fleet-" + r)));
+        }
+        WorkerProcess killed = KILL && REPLICAS > 1 ? replicas.get(1) : null;
+
+        // Posted round-robin from several clients at once; every one accepted.
+        Map<String, Integer> numberOf = new ConcurrentHashMap<>();
+        Map<String, Instant> acceptedAt = new ConcurrentHashMap<>();
+        Map<String, WorkerProcess> postedTo = new ConcurrentHashMap<>();
+        Instant begun = Instant.now();
+        ExecutorService clients = Executors.newFixedThreadPool(6);
+        List<Future<?>> posts = new ArrayList<>();
+        for (int i = 0; i < DISPATCHES; i++) {
+            int n = i;
+            WorkerProcess to = replicas.get(i % REPLICAS);
+            posts.add(clients.submit(() -> {
+                Map<String, Object> request = new HashMap<>(WorkerClient.script(script(n)));
+                request.put("id", "fleet-" + n);
+                request.put("callbackUrl", receiver.url("/hook"));
+                if (twice(n)) {
+                    request.put("maxAttempts", 2);
+                }
+                String id = accepted(to, request);
+                acceptedAt.put(id, Instant.now());
+                numberOf.put(id, n);
+                postedTo.put(id, to);
+                return null;
+            }));
+        }
+        for (Future<?> post : posts) {
+            post.get(2, TimeUnit.MINUTES);
+        }
+        clients.shutdown();
+
+        if (killed != null) {
+            // Part-way: about a third delivered, the rest running or waiting.
+            await().atMost(Duration.ofMinutes(3))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> receiver.byWebhookId("msg_").size() >= DISPATCHES / 3);
+            killed.kill();
+        }
+        await().atMost(Duration.ofMinutes(6))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> receiver.byWebhookId("msg_").size() >= DISPATCHES);
+        Instant ended = Instant.now();
+
+        // Each dispatch's callback: one body whatever the retries, delivered.
+        Map<String, JsonNode> results = new HashMap<>();
+        Map<String, List<Receiver.Request>> byId =
+                receiver.requests().stream().collect(Collectors.groupingBy(r -> r.header("webhook-id")));
+        assertThat(byId.keySet()).hasSize(DISPATCHES);
+        byId.forEach((webhookId, sent) -> {
+            assertThat(sent)
+                    .extracting(Receiver.Request::bodyText)
+                    .containsOnly(sent.get(0).bodyText());
+            JsonNode result = json(sent.get(0).bodyText());
+            results.put(result.path("dispatchId").asText(), result);
+        });
+        assertThat(results.keySet()).isEqualTo(numberOf.keySet());
+
+        Map<String, List<ManagedContainer>> containers = containersByDispatch();
+        String killedId = killed == null ? null : "fleet-1";
+        int lost = 0;
+        int attemptedAgain = 0;
+        for (Map.Entry<String, JsonNode> e : results.entrySet()) {
+            String id = e.getKey();
+            int n = numberOf.get(id);
+            JsonNode result = e.getValue();
+            List<ManagedContainer> ran = containers.getOrDefault(id, List.of());
+            String status = result.path("status").asText();
+            int attempt = result.path("attempt").asInt();
+            if (status.equals("error")) {
+                // Only the killed replica's running work is lost, and only when it asked for one attempt.
+                assertThat(result.path("error").path("code").asText()).as(id).isEqualTo("worker_lost");
+                assertThat(twice(n)).as(id).isFalse();
+                // It ran, or was starting, there: at most the one container, the killed replica's.
+                assertThat(ran).as(id).hasSizeLessThanOrEqualTo(1);
+                assertThat(ran).as(id).allMatch(c -> c.workerId().equals(killedId));
+                lost++;
+                continue;
+            }
+            assertThat(status).as(id).isEqualTo("succeeded");
+            byte[] stdout = result.path("stdout").asText().getBytes(StandardCharsets.UTF_8);
+            byte[] expected = printed(n);
+            assertThat(stdout.length).as(id).isEqualTo(expected.length);
+            assertThat(Digests.sha256(stdout)).as(id).isEqualTo(Digests.sha256(expected));
+            // Ran once: never twice unless it asked for attempts and its first worker was lost (an attempt lost
+            // before its container was created left none).
+            if (attempt == 1) {
+                assertThat(ran).as(id).hasSize(1);
+            } else {
+                assertThat(ran).as(id).hasSizeBetween(1, attempt);
+                assertThat(ran)
+                        .as(id)
+                        .filteredOn(c -> !c.workerId().equals(killedId))
+                        .hasSize(1);
+                assertThat(twice(n)).as(id).isTrue();
+                assertThat(result.path("earlierAttempts")
+                                .get(0)
+                                .path("workerId")
+                                .asText())
+                        .isEqualTo(killedId);
+                attemptedAgain++;
+            }
+        }
+        if (killed != null) {
+            // What the killed replica accepted and had not run went to the others.
+            assertThat(postedTo.entrySet().stream()
+                            .filter(p -> p.getValue() == killed)
+                            .map(p -> containers.getOrDefault(p.getKey(), List.of()))
+                            .filter(ran -> !ran.isEmpty()
+                                    && ran.stream().noneMatch(c -> c.workerId().equals(killedId))))
+                    .isNotEmpty();
+        }
+
+        List<WorkerProcess> live = replicas.stream().filter(w -> w != killed).toList();
+        if (live.size() > 1) {
+            readsAndCancelsThroughAnotherReplica(live, containers, numberOf);
+        }
+
+        printFigures(results, acceptedAt, begun, ended, lost, attemptedAgain);
+    }
+
+    /**
+     * Posts as a control plane does: a 503 (the engine did not answer in time,
+     * as on two busy cores) or a 429 is tried again after its Retry-After, for
+     * a bounded while; anything else must be 202.
+     */
+    private static String accepted(WorkerProcess to, Map<String, Object> request) throws Exception {
+        Instant giveUp = Instant.now().plus(Duration.ofMinutes(2));
+        while (true) {
+            HttpResponse<String> answer = to.dispatch(request);
+            int status = answer.statusCode();
+            if ((status != 503 && status != 429) || Instant.now().isAfter(giveUp)) {
+                assertThat(status).as(answer.body()).isEqualTo(202);
+                return json(answer.body()).path("id").asText();
+            }
+            Thread.sleep(Duration.ofSeconds(
+                            answer.headers().firstValueAsLong("Retry-After").orElse(1))
+                    .toMillis());
+        }
+    }
+
+    /** A log read through a replica that did not run the dispatch, and a cancel sent to one. */
+    private void readsAndCancelsThroughAnotherReplica(
+            List<WorkerProcess> live, Map<String, List<ManagedContainer>> containers, Map<String, Integer> numberOf)
+            throws IOException {
+        Map<String, WorkerProcess> byWorkerId = new HashMap<>();
+        for (int r = 0; r < REPLICAS; r++) {
+            byWorkerId.put("fleet-" + r, replicas.get(r));
+        }
+        Map.Entry<String, List<ManagedContainer>> ranOnLive = containers.entrySet().stream()
+                .filter(e -> e.getValue().size() == 1
+                        && live.contains(byWorkerId.get(e.getValue().get(0).workerId())))
+                .findFirst()
+                .orElseThrow();
+        WorkerProcess owner = byWorkerId.get(ranOnLive.getValue().get(0).workerId());
+        WorkerProcess other = live.stream().filter(w -> w != owner).findFirst().orElseThrow();
+        HttpResponse<String> log = other.get("/v1/dispatches/" + ranOnLive.getKey() + "/logs/stdout");
+        assertThat(log.statusCode()).isEqualTo(200);
+        byte[] expected = printed(numberOf.get(ranOnLive.getKey()));
+        assertThat(Digests.sha256(log.body().getBytes(StandardCharsets.UTF_8))).isEqualTo(Digests.sha256(expected));
+
+        Map<String, Object> request = new HashMap<>(WorkerClient.script("echo waiting; sleep 120"));
+        request.put("id", "fleet-cancelled");
+        String id = live.get(0).submit(request);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> containersByDispatch().getOrDefault(id, List.of()).stream()
+                        .anyMatch(c -> c.state().equals("running")));
+        String runner = containersByDispatch().get(id).get(0).workerId();
+        WorkerProcess notRunner = live.stream()
+                .filter(w -> w != byWorkerId.get(runner))
+                .findFirst()
+                .orElseThrow();
+        Instant asked = Instant.now();
+        assertThat(notRunner.delete("/v1/dispatches/" + id).statusCode()).isEqualTo(202);
+        JsonNode cancelled = notRunner.awaitTerminal(id, Duration.ofSeconds(20));
+        assertThat(cancelled.path("status").asText()).isEqualTo("cancelled");
+        System.out.printf(
+                Locale.ROOT,
+                "replicas: cancel through a replica that does not run it ended it in %d ms%n",
+                Duration.between(asked, Instant.now()).toMillis());
+    }
+
+    private static void printFigures(
+            Map<String, JsonNode> results,
+            Map<String, Instant> acceptedAt,
+            Instant begun,
+            Instant ended,
+            int lost,
+            int attemptedAgain) {
+        List<Long> waits = results.entrySet().stream()
+                .filter(e -> e.getValue().path("startedAt").isTextual()
+                        && e.getValue().path("attempt").asInt() == 1)
+                .map(e -> Duration.between(
+                                acceptedAt.get(e.getKey()),
+                                Instant.parse(e.getValue().path("startedAt").asText()))
+                        .toMillis())
+                .sorted()
+                .toList();
+        double seconds = Duration.between(begun, ended).toMillis() / 1000.0;
+        System.out.printf(
+                Locale.ROOT,
+                "replicas: %d replicas, %d dispatches in %.1f s, %.1f started/s, wait to start p50 %d ms p99 %d ms,"
+                        + " %d worker_lost, %d attempted again%n",
+                REPLICAS,
+                results.size(),
+                seconds,
+                results.size() / seconds,
+                percentile(waits, 50),
+                percentile(waits, 99),
+                lost,
+                attemptedAgain);
+    }
+
+    private static long percentile(List<Long> sorted, int p) {
+        return sorted.isEmpty() ? -1 : sorted.get(Math.min(sorted.size() - 1, sorted.size() * p / 100));
+    }
+
+    private static Map<String, List<ManagedContainer>> containersByDispatch() {
+        try (var clients = TestDocker.clients()) {
+            return new ContainerRuntime(clients, TestDocker.containerConfig())
+                    .managed().stream()
+                            .filter(c -> c.workerId() != null && c.workerId().startsWith("fleet-"))
+                            .collect(Collectors.groupingBy(ManagedContainer::dispatchId));
+        }
+    }
+
+    private static void removeFleetContainers() {
+        try (var clients = TestDocker.clients()) {
+            ContainerRuntime runtime = new ContainerRuntime(clients, TestDocker.containerConfig());
+            runtime.managed().stream()
+                    .filter(c -> c.workerId() != null && c.workerId().startsWith("fleet-"))
+                    .map(ManagedContainer::id)
+                    .forEach(runtime::remove);
+        }
+    }
+
+    private static JsonNode json(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

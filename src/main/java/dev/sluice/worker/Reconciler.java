@@ -79,11 +79,16 @@ public final class Reconciler {
     }
 
     /**
-     * Takes up this worker's dispatches that nothing drives. At start every one
-     * qualifies; later, only those older than a settling period.
+     * Takes up this worker's dispatches that nothing drives and that were
+     * created before {@code instanceStart} (a previous instance's, however
+     * young) or before the settling period.
      */
-    public int reconcileOwn(boolean atStart) {
-        Instant settled = clock.instant().minus(atStart ? Duration.ZERO : SETTLING);
+    public int reconcileOwn(Instant instanceStart) {
+        Instant settled = clock.instant().minus(SETTLING);
+        return reconcileCreatedBefore(instanceStart.isAfter(settled) ? instanceStart : settled);
+    }
+
+    private int reconcileCreatedBefore(Instant settled) {
         Map<String, List<ManagedContainer>> byDispatch =
                 containers.managedBy(workerId).stream().collect(Collectors.groupingBy(ManagedContainer::dispatchId));
         int taken = 0;

@@ -121,31 +121,26 @@ class ProbesIT {
     }
 
     private void unreadyWhileTheEngineHangs(WorkerProcess worker) throws Exception {
-        Engine.freeze();
-        try {
-            JsonNode ready = awaitStatus(worker, "ready", 503);
-            assertThat(check(ready, "docker").path("status").asText()).isEqualTo("DOWN");
-            assertThat(check(ready, "docker").path("data").path("problem").asText())
-                    .contains("did not answer a ping within 2 s");
-            assertThat(health(worker, "live").status).isEqualTo(200);
-            assertThat(health(worker, "started").status).isEqualTo(200);
-        } finally {
-            Engine.thaw();
-        }
-        awaitStatus(worker, "ready", 200);
-        assertThat(health(worker, "live").status).isEqualTo(200);
+        unreadyWhile(worker, Engine::freeze, Engine::thaw, "docker", "did not answer a ping within 2 s");
     }
 
     private void unreadyWhileTheStoreIsCutOff(WorkerProcess worker, TcpProxy relay) throws Exception {
-        relay.cut();
+        unreadyWhile(worker, relay::cut, relay::restore, "store", "the store failed: ");
+    }
+
+    /** Readiness down with {@code check} saying {@code problem} while the fault lasts, then up; the rest up all along. */
+    private void unreadyWhile(WorkerProcess worker, Runnable fault, Runnable mend, String check, String problem)
+            throws Exception {
+        fault.run();
         try {
             JsonNode ready = awaitStatus(worker, "ready", 503);
-            assertThat(check(ready, "store").path("status").asText()).isEqualTo("DOWN");
-            assertThat(check(ready, "store").path("data").path("problem").asText())
-                    .startsWith("the store failed: ");
+            assertThat(check(ready, check).path("status").asText()).isEqualTo("DOWN");
+            assertThat(check(ready, check).path("data").path("problem").asText())
+                    .contains(problem);
             assertThat(health(worker, "live").status).isEqualTo(200);
+            assertThat(health(worker, "started").status).isEqualTo(200);
         } finally {
-            relay.restore();
+            mend.run();
         }
         awaitStatus(worker, "ready", 200);
         assertThat(health(worker, "live").status).isEqualTo(200);

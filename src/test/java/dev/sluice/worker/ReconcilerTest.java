@@ -168,6 +168,34 @@ class ReconcilerTest {
     }
 
     @Test
+    void withNothingToTakeUpTheEngineIsNotAsked() {
+        dispatch("driven", false, null, false, T0.minusSeconds(60));
+        tracked = Set.of("driven");
+        Reconciler engineDown = new Reconciler(
+                lifecycle,
+                new ContainerInventory() {
+                    @Override
+                    public List<ManagedContainer> managed() {
+                        throw new IllegalStateException("engine down");
+                    }
+
+                    @Override
+                    public List<ManagedContainer> managedBy(String workerId) {
+                        throw new IllegalStateException("engine down");
+                    }
+
+                    @Override
+                    public void remove(String containerId) {
+                        throw new IllegalStateException("engine down");
+                    }
+                },
+                clock,
+                ME);
+        assertThat(engineDown.reconcileOwn(clock.instant())).isZero();
+        assertThat(calls).isEmpty();
+    }
+
+    @Test
     void lostWorkersAreSweptAsOfNowInBatches() {
         clock.advance(Duration.ofMinutes(1));
         assertThat(reconciler.sweepLost()).isEqualTo(2);

@@ -33,6 +33,9 @@ class DispatchJobs {
     @Inject
     Clock clock;
 
+    @Inject
+    SchedulerWatch watch;
+
     /** Starts what can start (the engine may be back) and ends what waited too long. */
     @Scheduled(every = "${sluice.dispatch.tick}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void tick() {
@@ -40,6 +43,8 @@ class DispatchJobs {
             scheduler.drain();
             expiry.expire();
         });
+        // After the round, whatever became of it: a round that never returns is what the watch is for.
+        watch.ticked();
     }
 
     @Scheduled(

@@ -161,6 +161,9 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
 
     private final AtomicBoolean wanted = new AtomicBoolean();
 
+    /** When the filler now running took the lock, or {@code null}: a wedged filler shows here (SchedulerWatch). */
+    private volatile Instant fillingSince;
+
     /**
      * @param queue        the store's queue, as this worker claims from it
      * @param workers      runs each dispatch on a thread of its own
@@ -264,6 +267,7 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
         wanted.set(true);
         while (wanted.get() && filling.tryLock()) {
             try {
+                fillingSince = clock.instant();
                 wanted.set(false);
                 fill();
             } catch (RuntimeException e) {
@@ -271,9 +275,15 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
                 LOG.warnf("could not claim from the queue, tried again at the next tick: %s", e.getMessage());
                 return;
             } finally {
+                fillingSince = null;
                 filling.unlock();
             }
         }
+    }
+
+    /** Since when the filler now running has been at it; empty while none runs. */
+    Optional<Instant> fillingSince() {
+        return Optional.ofNullable(fillingSince);
     }
 
     private void fill() {

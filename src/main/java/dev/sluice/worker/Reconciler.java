@@ -79,18 +79,28 @@ public final class Reconciler {
     }
 
     /**
-     * Takes up this worker's dispatches that nothing drives. At start every one
-     * qualifies; later, only those older than a settling period.
+     * Takes up this worker's dispatches that nothing drives and that were
+     * created before {@code instanceStart} (a previous instance's, however
+     * young) or before the settling period.
      */
-    public int reconcileOwn(boolean atStart) {
-        Instant settled = clock.instant().minus(atStart ? Duration.ZERO : SETTLING);
+    public int reconcileOwn(Instant instanceStart) {
+        Instant settled = clock.instant().minus(SETTLING);
+        return reconcileCreatedBefore(instanceStart.isAfter(settled) ? instanceStart : settled);
+    }
+
+    private int reconcileCreatedBefore(Instant settled) {
+        List<Unfinished> undriven = lifecycle.unfinished(workerId).stream()
+                .filter(d -> !lifecycle.tracked(d.id()) && !d.createdAt().isAfter(settled))
+                .toList();
+        if (undriven.isEmpty()) {
+            // Nothing to match with containers: the engine is not asked, so a worker that has nothing to take up
+            // starts while its engine is down, and is merely not ready.
+            return 0;
+        }
         Map<String, List<ManagedContainer>> byDispatch =
                 containers.managedBy(workerId).stream().collect(Collectors.groupingBy(ManagedContainer::dispatchId));
         int taken = 0;
-        for (Unfinished d : lifecycle.unfinished(workerId)) {
-            if (lifecycle.tracked(d.id()) || d.createdAt().isAfter(settled)) {
-                continue;
-            }
+        for (Unfinished d : undriven) {
             takeUp(d, container(d, byDispatch.getOrDefault(d.id(), List.of())));
             taken++;
         }

@@ -31,6 +31,15 @@ public interface WorkerConfig {
     Duration reconcileInterval();
 
     /**
+     * A dispatch scheduler whose tick has not completed, or whose queue filler
+     * has been stuck in one pass, for this long while the store answers is
+     * wedged: liveness fails, since only a restart mends it. Keep it well above
+     * {@code sluice.dispatch.tick} and the longest store call.
+     */
+    @WithDefault("2m")
+    Duration schedulerStallTimeout();
+
+    /**
      * On shutdown, how long running dispatches may take to finish; what still
      * runs after it is left to reconciliation. Keep it below the pod's grace period.
      */

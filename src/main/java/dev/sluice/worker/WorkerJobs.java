@@ -6,6 +6,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import dev.sluice.concurrent.Jobs;
+import dev.sluice.concurrent.Threads;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 
@@ -17,16 +18,18 @@ class WorkerJobs {
     WorkerLease lease;
 
     @Inject
-    Reconciler reconciler;
+    Reconciliation reconciliation;
 
     /**
-     * Before taking requests: claim the lease and take up what a previous run of
-     * this worker left, then close what lost workers left.
+     * Before taking requests: claim the lease. Then take up what a previous run
+     * of this worker left, and close what lost workers left, on a thread of its
+     * own: the probes answer meanwhile, startup DOWN until it is done (ADR 0067).
      */
     void atStart(@Observes @Priority(10) StartupEvent event) {
         Jobs.run("lease", lease::renew);
-        Jobs.run("reconciliation at start", () -> reconciler.reconcileOwn(true));
-        Jobs.run("lost workers", reconciler::sweepLost);
+        reconciliation.started();
+        Thread first = Threads.named("reconcile-at-start-").newThread(reconciliation::pass);
+        first.start();
     }
 
     /** Renewed three times or more per lease period, so a live worker is never taken for lost. */
@@ -40,7 +43,6 @@ class WorkerJobs {
             delayed = "${sluice.worker.reconcile-interval}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void reconcile() {
-        Jobs.run("reconciliation", () -> reconciler.reconcileOwn(false));
-        Jobs.run("lost workers", reconciler::sweepLost);
+        reconciliation.pass();
     }
 }

@@ -72,4 +72,10 @@ class WorkerProducer {
     Reconciler reconciler(Reconciler.Lifecycle lifecycle, ContainerInventory containers, Clock clock, Worker worker) {
         return new Reconciler(lifecycle, containers, clock, worker.id());
     }
+
+    @Produces
+    @Singleton
+    Reconciliation reconciliation(Reconciler reconciler, Clock clock) {
+        return new Reconciliation(reconciler, clock, Reconciliation.testDelay());
+    }
 }

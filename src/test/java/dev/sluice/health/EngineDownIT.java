@@ -3,8 +3,11 @@ package dev.sluice.health;
 import static dev.sluice.testsupport.Dispatches.post;
 import static dev.sluice.testsupport.Dispatches.script;
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+
+import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +30,18 @@ class EngineDownIT {
                 .body("checks.find { it.name == 'docker' }.status", equalTo("DOWN"))
                 .body("checks.find { it.name == 'store' }.status", equalTo("UP"));
         Management.given().get("/q/health/live").then().statusCode(200);
+    }
+
+    /** Nothing of a previous instance to take up: started without the engine, and only not ready (ADR 0067). */
+    @Test
+    void startedWithNothingToTakeUp() {
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> Management.given().get("/q/health/started").statusCode() == 200);
+        Management.given()
+                .get("/q/health/ready")
+                .then()
+                .statusCode(503)
+                .body("checks.find { it.name == 'started' }.status", equalTo("UP"));
     }
 
     @Test

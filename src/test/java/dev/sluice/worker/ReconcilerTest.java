@@ -19,6 +19,8 @@ class ReconcilerTest {
 
     private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
     private static final String ME = "worker-1";
+    /** When an instance started that has run for long: only settling decides. */
+    private static final Instant LONG_AGO = T0.minus(Duration.ofHours(1));
 
     private final MutableClock clock = new MutableClock(T0);
     private final List<Reconciler.Unfinished> unfinished = new ArrayList<>();
@@ -100,7 +102,7 @@ class ReconcilerTest {
         dispatch("queued", false, null, false, T0.minusSeconds(60));
         dispatch("starting", false, null, true, T0.minusSeconds(60));
         dispatch("running", true, "c-gone", false, T0.minusSeconds(60));
-        assertThat(reconciler.reconcileOwn(true)).isEqualTo(3);
+        assertThat(reconciler.reconcileOwn(clock.instant())).isEqualTo(3);
         assertThat(calls).containsExactly("requeue queued", "requeue starting", "lost running");
     }
 
@@ -110,7 +112,7 @@ class ReconcilerTest {
         dispatch("secret", true, "c2", true, T0.minusSeconds(60));
         container("c1", "plain", ME, T0.minusSeconds(50));
         container("c2", "secret", ME, T0.minusSeconds(50));
-        reconciler.reconcileOwn(true);
+        reconciler.reconcileOwn(clock.instant());
         assertThat(calls).containsExactly("resume plain c1", "abandon secret c2");
     }
 
@@ -122,7 +124,7 @@ class ReconcilerTest {
         container("c-named", "named", ME, T0.minusSeconds(50));
         container("c-old", "unnamed", ME, T0.minusSeconds(50));
         container("c-new", "unnamed", ME, T0.minusSeconds(20));
-        reconciler.reconcileOwn(true);
+        reconciler.reconcileOwn(clock.instant());
         assertThat(calls).containsExactly("resume named c-named", "resume unnamed c-new");
     }
 
@@ -130,7 +132,7 @@ class ReconcilerTest {
     void containersOfOtherWorkersAreNotOurs() {
         dispatch("d", true, null, false, T0.minusSeconds(60));
         container("c-theirs", "d", "worker-2", T0.minusSeconds(50));
-        reconciler.reconcileOwn(true);
+        reconciler.reconcileOwn(clock.instant());
         assertThat(calls).containsExactly("lost d");
     }
 
@@ -140,20 +142,57 @@ class ReconcilerTest {
         dispatch("settling", false, null, false, T0.minusSeconds(10));
         dispatch("forgotten", false, null, false, T0.minusSeconds(600));
         tracked = Set.of("driven");
-        assertThat(reconciler.reconcileOwn(false)).isEqualTo(1);
+        assertThat(reconciler.reconcileOwn(LONG_AGO)).isEqualTo(1);
         assertThat(calls).containsExactly("requeue forgotten");
 
         calls.clear();
         clock.advance(Reconciler.SETTLING);
-        reconciler.reconcileOwn(false);
+        reconciler.reconcileOwn(LONG_AGO);
         assertThat(calls).containsExactly("requeue settling", "requeue forgotten");
     }
 
     @Test
     void atStartNothingIsSettlingStill() {
         dispatch("just-now", false, null, false, T0);
-        reconciler.reconcileOwn(true);
+        reconciler.reconcileOwn(clock.instant());
         assertThat(calls).containsExactly("requeue just-now");
+    }
+
+    @Test
+    void aYoungInstanceTakesUpAllItsPreviousInstanceLeftAndNothingOfItsOwn() {
+        dispatch("left-just-before", false, null, false, T0.minusSeconds(1));
+        dispatch("accepted-since", false, null, false, T0.plusSeconds(5));
+        clock.advance(Duration.ofSeconds(10));
+        reconciler.reconcileOwn(T0);
+        assertThat(calls).containsExactly("requeue left-just-before");
+    }
+
+    @Test
+    void withNothingToTakeUpTheEngineIsNotAsked() {
+        dispatch("driven", false, null, false, T0.minusSeconds(60));
+        tracked = Set.of("driven");
+        Reconciler engineDown = new Reconciler(
+                lifecycle,
+                new ContainerInventory() {
+                    @Override
+                    public List<ManagedContainer> managed() {
+                        throw new IllegalStateException("engine down");
+                    }
+
+                    @Override
+                    public List<ManagedContainer> managedBy(String workerId) {
+                        throw new IllegalStateException("engine down");
+                    }
+
+                    @Override
+                    public void remove(String containerId) {
+                        throw new IllegalStateException("engine down");
+                    }
+                },
+                clock,
+                ME);
+        assertThat(engineDown.reconcileOwn(clock.instant())).isZero();
+        assertThat(calls).isEmpty();
     }
 
     @Test

@@ -6,7 +6,7 @@
 # Then the collector's JMH benchmark (P4), via bench/collector.sh.
 #
 #   bench/run.sh                  the full run (about 25 minutes on 2 vCPUs)
-#   bench/run.sh --smoke          every scenario at a tiny size: seconds, proves the harness runs
+#   bench/run.sh --smoke          every scenario at a tiny size, one variant of each: proves the harness runs
 #   bench/run.sh P1 P3            only the named figures (P1-P3, P5-P11; P4 is the JMH benchmark)
 #   bench/run.sh transports [MiB] [rounds]
 #                                 the attach paths compared on one flood (ADR 0011; 1024 MiB, 3 rounds)

@@ -4,7 +4,7 @@
 # recording receiver is the ledger. Prints the figures (also in
 # target/chaos-report.txt) and fails unless lost = 0 and conflicting = 0.
 #
-#   scripts/chaos.sh           40 dispatches, 5 kills (the run CI makes in the suite)
+#   scripts/chaos.sh           40 dispatches, 5 kills (the suite's ChaosIT runs 24 and 3)
 #   scripts/chaos.sh --long    200 dispatches, 25 kills
 #   extra Maven arguments pass through, e.g. -Dchaos.seed=4242 to repeat a run
 set -euo pipefail

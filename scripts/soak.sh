@@ -10,7 +10,8 @@
 # short or wrong without saying so (one that says output_incomplete is listed,
 # not failed), when readiness is down after a round, or when an orphan is left.
 #
-#   scripts/soak.sh          the bounded run (3 rounds; the suite runs it as SoakIT)
+#   scripts/soak.sh          the bounded run (3 rounds; the suite's SoakIT runs one
+#                            of each size, or all 3 with -Dsluice.soak.bounded=true)
 #   scripts/soak.sh --long   20 rounds: 15 of 1 MiB results, 5 of 4 MiB
 #   scripts/soak.sh --rounds 3,5   3 rounds of 1 MiB results, then 5 of 4 MiB
 set -euo pipefail

@@ -79,10 +79,25 @@ public final class Harness {
     }
 
     private final Sizes sizes;
+    /**
+     * Whether a scenario runs each of its variants (log drivers, producers,
+     * engine-change limits, repeated starts), or one: a full run always does;
+     * the suite's smoke run takes one of each, which keeps every scenario's code
+     * path running at a fraction of the worker starts, unless
+     * {@code -Dsluice.bench.every-variant=true} asks for all of them.
+     */
+    private final boolean everyVariant;
+
     private final List<Row> rows = new ArrayList<>();
 
     private Harness(Sizes sizes) {
         this.sizes = sizes;
+        this.everyVariant = sizes != Sizes.SMOKE || Boolean.getBoolean("sluice.bench.every-variant");
+    }
+
+    /** All of {@code variants}, or the first only (see {@link #everyVariant}). */
+    private <T> List<T> variants(List<T> variants) {
+        return everyVariant ? variants : variants.subList(0, 1);
     }
 
     public static void main(String[] args) throws Exception {
@@ -243,7 +258,7 @@ public final class Harness {
     private void startup() throws Exception {
         List<Double> ready = new ArrayList<>();
         List<Double> rss = new ArrayList<>();
-        for (int i = 0; i < Math.max(3, sizes.runs()); i++) {
+        for (int i = 0; i < (everyVariant ? Math.max(3, sizes.runs()) : 1); i++) {
             long start = System.nanoTime();
             try (WorkerProcess w = worker("json-file")) {
                 while (!ready(w)) {
@@ -324,7 +339,9 @@ public final class Harness {
                     "≤ CLI + 100 ms",
                     s99 <= d99 + 100);
             firstDispatchRow("as soon as it reports started", Duration.ZERO, s50);
-            firstDispatchRow(SETTLED.toSeconds() + " s after it started", SETTLED, s50);
+            if (everyVariant) {
+                firstDispatchRow(SETTLED.toSeconds() + " s after it started", SETTLED, s50);
+            }
         }
     }
 
@@ -382,8 +399,8 @@ public final class Harness {
      */
     private void throughput() throws Exception {
         double gib = sizes.floodBytes() / (double) (1L << 30);
-        for (String driver : List.of("json-file", "local")) {
-            for (boolean lines : List.of(false, true)) {
+        for (String driver : variants(List.of("json-file", "local"))) {
+            for (boolean lines : variants(List.of(false, true))) {
                 String producer = flood(sizes.floodBytes(), lines);
                 ExpectedStream printed = printedBy(sizes.floodBytes(), lines);
                 try (Receiver r = Receiver.on("127.0.0.1");
@@ -704,7 +721,8 @@ public final class Harness {
      */
     private void burst() throws Exception {
         int n = sizes.burst();
-        List<Integer> limits = List.of(4, 8, 16, 0);
+        // A smoke run keeps the shipped limit (8) only.
+        List<Integer> limits = everyVariant ? List.of(4, 8, 16, 0) : List.of(8);
         Map<Integer, List<Double>> makespans = new LinkedHashMap<>();
         Map<Integer, List<Double>> pings = new LinkedHashMap<>();
         Map<Integer, Double> worstPing = new LinkedHashMap<>();

@@ -43,7 +43,8 @@ import dev.sluice.testsupport.WorkerProcess;
  * one that says it lost output ({@code output_incomplete}) is reported. None
  * may fail otherwise, readiness must be UP after every round, and a plain
  * dispatch must still succeed at the end.
- * {@code scripts/soak.sh} runs it; {@code SoakIT} runs the bounded plan.
+ * {@code scripts/soak.sh} runs it; {@code SoakIT} runs a round of each size
+ * ({@link Plan#SUITE}), or the bounded plan with {@code -Dsluice.soak.bounded=true}.
  */
 public final class Soak {
 
@@ -53,6 +54,9 @@ public final class Soak {
     public record Plan(String name, int roundsOf1MiB, int roundsOf4MiB, int dispatches, int orphans) {
 
         public static final Plan BOUNDED = new Plan("bounded", 2, 1, 50, 20);
+        /** The suite's (SoakIT): a round of each size, each as big as the bounded run's. */
+        public static final Plan SUITE = new Plan("suite", 1, 1, 50, 20);
+
         public static final Plan LONG = new Plan("long", 15, 5, 50, 57);
 
         int rounds() {

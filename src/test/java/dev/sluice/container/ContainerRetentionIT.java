@@ -21,21 +21,26 @@ import dev.sluice.testsupport.WorkerProcess;
  */
 class ContainerRetentionIT {
 
+    /** Twice the retained count: as many removed as kept, each dispatch run to its end before the next. */
+    private static final int DISPATCHES = 10;
+
+    private static final int RETAINED = 5;
+
     @Test
     void onlyTheNewestFinishedContainersAreKeptAndTheOthersLogsAreGone() throws Exception {
         String workerId = "retention-" + System.nanoTime();
         Map<String, String> env = WorkerProcess.baseEnvironment(WorkerProcess.freshDataDir("retention"), workerId);
-        env.put("SLUICE_CONTAINER_MAX_RETAINED", "5");
+        env.put("SLUICE_CONTAINER_MAX_RETAINED", Integer.toString(RETAINED));
         env.put("SLUICE_DISPATCH_REAPER_INTERVAL", "1s");
         try (WorkerProcess worker = WorkerProcess.start(env);
                 DockerClients clients = TestDocker.clients()) {
             List<String> ids = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
+            for (int i = 0; i < DISPATCHES; i++) {
                 String id = worker.submit(WorkerClient.script("echo dispatch " + ids.size()));
                 worker.awaitTerminal(id, Duration.ofSeconds(60));
                 ids.add(id);
             }
-            List<String> newest = ids.subList(15, 20);
+            List<String> newest = ids.subList(DISPATCHES - RETAINED, DISPATCHES);
             ContainerRuntime engine = new ContainerRuntime(clients, TestDocker.containerConfig());
             await().atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(500))
@@ -49,9 +54,9 @@ class ContainerRetentionIT {
                     .containsExactlyInAnyOrderElementsOf(newest);
             assertThat(engine.managedBy(workerId + "-other")).isEmpty();
 
-            for (int i = 0; i < 20; i++) {
+            for (int i = 0; i < DISPATCHES; i++) {
                 HttpResponse<String> log = worker.get("/v1/dispatches/" + ids.get(i) + "/logs/stdout");
-                if (i < 15) {
+                if (i < DISPATCHES - RETAINED) {
                     assertThat(log.statusCode()).as("log of dispatch %d", i).isEqualTo(410);
                     assertThat(log.headers().firstValue("Content-Type")).hasValue("application/problem+json");
                     assertThat(log.body()).contains("urn:problem-type:sluice:log-gone");

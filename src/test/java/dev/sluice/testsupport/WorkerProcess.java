@@ -20,6 +20,17 @@ import java.util.concurrent.TimeUnit;
 public final class WorkerProcess extends WorkerClient implements AutoCloseable {
 
     private static final String HEAP = "-Xmx256m";
+    /**
+     * What a test worker starts with unless a test names its own options: the
+     * heap bound, and the start-up settings the worker ships with (C1 only, one
+     * compiler thread, the serial collector: deploy/jvm.options, ADR 0048) and
+     * its class-data archive. On two shared cores the JVM's defaults took
+     * 6-7 s and 9 CPU-s to start, these 3 s and 3 CPU-s, and the suite starts
+     * the worker some hundred times.
+     */
+    private static final List<String> START_UP =
+            List.of("-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:+UseSerialGC");
+
     private static final Path JAR = Path.of("target/sluice-runner.jar");
 
     private final Process process;
@@ -60,12 +71,19 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
 
     /** Starts the worker and waits until it reports started (the store is migrated, reconciliation has run). */
     public static WorkerProcess start(Map<String, String> env) {
-        return start(env, HEAP);
+        return start(env, defaultOptions().toArray(String[]::new));
     }
 
     /** Starts the worker as {@link #start(Map)} does, writing each class it loads to {@code classLog}. */
     public static WorkerProcess startLoggingClasses(Map<String, String> env, Path classLog) {
         return start(env, HEAP, "-Xlog:class+load=info:file=" + classLog);
+    }
+
+    private static List<String> defaultOptions() {
+        List<String> options = new ArrayList<>(List.of(HEAP));
+        options.addAll(START_UP);
+        TestClassDataArchive.option().ifPresent(options::add);
+        return options;
     }
 
     /**
@@ -99,7 +117,10 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
      * started or not: for a test of a worker that must refuse to start.
      */
     public static WorkerProcess spawn(Map<String, String> env) {
-        return spawn(List.of(javaBinary(), HEAP, "-jar", JAR.toString()), env);
+        List<String> command = new ArrayList<>(List.of(javaBinary()));
+        command.addAll(defaultOptions());
+        command.addAll(List.of("-jar", JAR.toString()));
+        return spawn(command, env);
     }
 
     private static WorkerProcess spawn(List<String> command, Map<String, String> env) {
@@ -177,7 +198,7 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
         }
     }
 
-    private static String javaBinary() {
+    static String javaBinary() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 

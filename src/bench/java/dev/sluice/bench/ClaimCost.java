@@ -74,7 +74,7 @@ public final class ClaimCost {
                 rows.clear();
             }
         }
-        List<Long> nanos = Collections.synchronizedList(new ArrayList<>());
+        List<Double> millis = Collections.synchronizedList(new ArrayList<>());
         ExecutorService threads = Executors.newFixedThreadPool(workers);
         long begun = System.nanoTime();
         List<Future<?>> claimers = new ArrayList<>();
@@ -93,7 +93,7 @@ public final class ClaimCost {
                     if (claimed.isEmpty()) {
                         return null;
                     }
-                    nanos.add(System.nanoTime() - start);
+                    millis.add((System.nanoTime() - start) / 1e6);
                 }
             }));
         }
@@ -102,16 +102,14 @@ public final class ClaimCost {
         }
         threads.shutdown();
         double seconds = Duration.ofNanos(System.nanoTime() - begun).toMillis() / 1000.0;
-        List<Long> sorted = new ArrayList<>(nanos);
-        Collections.sort(sorted);
         System.out.printf(
                 Locale.ROOT,
                 "| %d | %d | %d | %.0f | %.2f ms | %.2f ms |%n",
                 backlog,
                 tenants,
                 workers,
-                sorted.size() / seconds,
-                sorted.get(sorted.size() / 2) / 1e6,
-                sorted.get(Math.min(sorted.size() - 1, sorted.size() * 99 / 100)) / 1e6);
+                millis.size() / seconds,
+                Measure.median(millis),
+                Measure.percentile(millis, 99));
     }
 }

@@ -96,12 +96,20 @@ public final class DispatchTransitions {
         this.changed = changed;
     }
 
-    /** queued → starting; false when the dispatch is no longer queued (cancelled meanwhile). */
-    public boolean markStarting(String id) {
+    /**
+     * queued → starting, by the worker whose claim it carries; false when the
+     * dispatch is no longer queued (cancelled meanwhile) or no longer that
+     * worker's (its lease lapsed, and another claimed it): of two workers that
+     * each think they hold it, only the claim's holder starts it.
+     */
+    public boolean markStarting(String id, String worker) {
         return announced(
                 id,
                 Dispatch.Status.STARTING,
-                jdbc.update("UPDATE dispatches SET status = 'starting' WHERE id = ? AND status = 'queued'", id));
+                jdbc.update(
+                        "UPDATE dispatches SET status = 'starting' WHERE id = ? AND status = 'queued' AND claimed_by = ?",
+                        id,
+                        worker));
     }
 
     /** starting → queued, when the engine could not be reached before anything was created. */

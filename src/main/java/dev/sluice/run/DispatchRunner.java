@@ -68,6 +68,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private final FinishingBudget budget;
     private final OutputTap tap;
     private final Clock clock;
+    /** Whose claim a dispatch must carry for this worker to start it. */
+    private final String workerId;
     /** The labels every container of this worker carries: who runs it, and which store holds its record. */
     private final Map<String, String> ownerLabels;
 
@@ -107,6 +109,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         this.budget = budget;
         this.tap = tap;
         this.clock = clock;
+        this.workerId = workerId;
         this.ownerLabels = Map.of(Labels.WORKER_ID, workerId, Labels.STORE_ID, storeId);
         this.workspaces = workspaces;
     }
@@ -120,8 +123,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     public DispatchScheduler.Outcome run(DispatchScheduler.Queued queued, Execution execution) {
         String id = queued.id();
         try {
-            if (!transitions.markStarting(id)) {
-                return DispatchScheduler.Outcome.DONE; // cancelled while queued
+            if (!transitions.markStarting(id, workerId)) {
+                return DispatchScheduler.Outcome.DONE; // cancelled while queued, or claimed by another meanwhile
             }
             CrashPoint.AFTER_ACCEPT.reached();
             DispatchSpec spec = store.spec(id).orElse(null);

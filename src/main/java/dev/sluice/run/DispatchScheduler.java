@@ -14,11 +14,13 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
@@ -281,6 +283,32 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
         }
     }
 
+    /**
+     * Keeps only the ids this worker does not drive, decided while no claim is
+     * under way: a claim is in the store before the filler tracks it, so a look
+     * taken meanwhile would see this worker's own claim as undriven (ADR 0068).
+     * Waits at most {@code patience} for a filler to let go.
+     */
+    <T> List<T> untracked(Supplier<List<T>> listed, Function<T, String> id, Duration patience) {
+        try {
+            if (!filling.tryLock(patience.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the scheduler kept claiming for " + patience);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the scheduler", e);
+        }
+        try {
+            List<T> all = listed.get();
+            synchronized (this) {
+                return all.stream().filter(t -> !tracks(id.apply(t))).toList();
+            }
+        } finally {
+            filling.unlock();
+            drain(); // a call that found the filler busy meanwhile asked for a round
+        }
+    }
+
     /** Since when the filler now running has been at it; empty while none runs. */
     Optional<Instant> fillingSince() {
         return Optional.ofNullable(fillingSince);
@@ -343,8 +371,9 @@ final class DispatchScheduler implements Drain.InFlight, DispatchLoad {
         try {
             outcome = runner.run(queued, execution);
         } finally {
-            executions.remove(queued.id());
             synchronized (this) {
+                // With where it goes next, at once: it is never seen untracked on its way back to a queue.
+                executions.remove(queued.id());
                 if (outcome == Outcome.REQUEUE) {
                     queues.unstart(start);
                 } else if (outcome.image != null) {

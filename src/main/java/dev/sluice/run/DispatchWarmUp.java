@@ -69,7 +69,7 @@ class DispatchWarmUp {
             String id = warmUp.unknownId();
             expect(store.find(id).isEmpty(), "found");
             expect(store.storedResult(id).isEmpty(), "found with a result");
-            expect(!transitions.markStarting(id), "started");
+            expect(!transitions.markStarting(id, warmUp.unknownId()), "started");
             expect(
                     !transitions.finish(ending(id).closing(budget), DispatchTransitions.From.QUEUED, outbox),
                     "finished");

@@ -1,6 +1,7 @@
 package dev.sluice.run;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -25,6 +26,9 @@ import dev.sluice.worker.Reconciler;
 final class Takeover implements Reconciler.Lifecycle {
 
     private static final Logger LOG = Logger.getLogger(Takeover.class);
+
+    /** How long a pass waits for the scheduler to finish a round of claims; it is tried again later. */
+    private static final Duration CLAIM_PATIENCE = Duration.ofSeconds(30);
 
     /** What taking a dispatch over needs from its record. */
     private record Held(DispatchSpec spec, Dispatch.Status status, boolean cancelRequested, Instant startedAt) {}
@@ -64,7 +68,11 @@ final class Takeover implements Reconciler.Lifecycle {
     }
 
     @Override
-    public List<Reconciler.Unfinished> unfinished(String workerId) {
+    public List<Reconciler.Unfinished> undriven(String workerId) {
+        return scheduler.untracked(() -> unfinished(workerId), Reconciler.Unfinished::id, CLAIM_PATIENCE);
+    }
+
+    private List<Reconciler.Unfinished> unfinished(String workerId) {
         return jdbc.query(
                 // Queued and claimed by no one: waiting in the store's queue, where nothing is to be taken up.
                 "SELECT id, status, container_id, has_secrets, created_at FROM dispatches WHERE worker_id = ? "
@@ -77,11 +85,6 @@ final class Takeover implements Reconciler.Lifecycle {
                         row.bool("has_secrets"),
                         row.instant("created_at")),
                 workerId);
-    }
-
-    @Override
-    public boolean tracked(String dispatchId) {
-        return scheduler.tracks(dispatchId);
     }
 
     /**

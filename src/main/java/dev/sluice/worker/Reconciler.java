@@ -44,11 +44,12 @@ public final class Reconciler {
     /** What reconciliation asks of the dispatch lifecycle. */
     public interface Lifecycle {
 
-        /** This worker's dispatches that are not terminal, oldest first. */
-        List<Unfinished> unfinished(String workerId);
-
-        /** Whether this worker is already driving the dispatch (queued or in flight here). */
-        boolean tracked(String dispatchId);
+        /**
+         * This worker's dispatches that are not terminal and that it does not
+         * drive (queued or in flight here), oldest first; the two are decided
+         * at one moment, so a dispatch being claimed meanwhile is not among them.
+         */
+        List<Unfinished> undriven(String workerId);
 
         /** Queues a dispatch that has no container again; one that was starting goes back to queued. */
         void requeue(String dispatchId);
@@ -89,8 +90,8 @@ public final class Reconciler {
     }
 
     private int reconcileCreatedBefore(Instant settled) {
-        List<Unfinished> undriven = lifecycle.unfinished(workerId).stream()
-                .filter(d -> !lifecycle.tracked(d.id()) && !d.createdAt().isAfter(settled))
+        List<Unfinished> undriven = lifecycle.undriven(workerId).stream()
+                .filter(d -> !d.createdAt().isAfter(settled))
                 .toList();
         if (undriven.isEmpty()) {
             // Nothing to match with containers: the engine is not asked, so a worker that has nothing to take up

@@ -54,7 +54,7 @@ class DispatchAttemptsIT {
                     .claim("default", false)
                     .orElseThrow()
                     .id();
-            assertThat(transitions.markStarting(id)).isTrue();
+            assertThat(transitions.markStarting(id, worker)).isTrue();
             transitions.recordContainer(id, containerId);
             assertThat(transitions.markRunning(id, at)).isTrue();
             return id;

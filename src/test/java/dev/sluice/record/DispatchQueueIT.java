@@ -145,6 +145,35 @@ class DispatchQueueIT {
         assertThat(live.claim("default", false)).isEmpty();
     }
 
+    /**
+     * A worker whose lease lapsed between its claim and its start still holds
+     * the dispatch in memory; once another has claimed it, only the new holder
+     * may start it, or both would run it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void onlyTheHolderOfTheClaimStartsADispatch(String kind, DataSource ds) {
+        Jdbc jdbc = TestStores.migratedEmpty(ds);
+        DispatchStore store = store(kind, jdbc);
+        DispatchTransitions transitions =
+                new DispatchTransitions(jdbc, TestStores.json(), TestStores.bodiesFor(kind, jdbc));
+        insert(store, "contested", ANYONES, "slow", 0);
+        new WorkerLease(jdbc, "slow", null, Duration.ofSeconds(3), Clock.fixed(T0, ZoneOffset.UTC)).renew();
+        new WorkerLease(jdbc, "live", null, Duration.ofHours(1), Clock.fixed(T0, ZoneOffset.UTC)).renew();
+        DispatchQueue slow = new DispatchQueue(jdbc, "slow");
+        DispatchQueue live = new DispatchQueue(jdbc, "live");
+        assertThat(slow.claim("default", false)).map(DispatchQueue.Claimed::id).contains("contested");
+
+        assertThat(live.releaseLost(T0.plusSeconds(10))).isEqualTo(1);
+        assertThat(live.claim("default", false)).map(DispatchQueue.Claimed::id).contains("contested");
+
+        assertThat(transitions.markStarting("contested", "slow"))
+                .as("its claim was taken")
+                .isFalse();
+        assertThat(transitions.markStarting("contested", "live")).isTrue();
+        assertThat(store.find("contested").orElseThrow().status()).isEqualTo(Dispatch.Status.STARTING);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void admissionSeesEveryUnfinishedDispatchAndTheLiveWorkers(String kind, DataSource ds) {

@@ -143,8 +143,12 @@ class DispatchStoreIT {
         store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0));
 
         assertThat(db.transitions().markRunning("d-1", T0)).isFalse(); // not starting yet
-        assertThat(db.transitions().markStarting("d-1")).isTrue();
-        assertThat(db.transitions().markStarting("d-1")).isFalse();
+        assertThat(db.transitions().markStarting("d-1", "w1"))
+                .as("not claimed yet")
+                .isFalse();
+        assertThat(new DispatchQueue(db.jdbc(), "w1").claim("default", false)).isPresent();
+        assertThat(db.transitions().markStarting("d-1", "w1")).isTrue();
+        assertThat(db.transitions().markStarting("d-1", "w1")).isFalse();
         db.transitions().recordContainer("d-1", "c0ffee");
         assertThat(db.transitions().markRunning("d-1", T0.plusSeconds(1))).isTrue();
         DispatchResult done = result("d-1", Dispatch.Status.SUCCEEDED, "out");
@@ -170,7 +174,10 @@ class DispatchStoreIT {
         DispatchStore store = db.store();
         store.insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0));
         store.insert(new DispatchStore.NewDispatch("d-2", spec("img:1"), "fp", "w1", T0));
-        db.transitions().markStarting("d-2");
+        DispatchQueue queue = new DispatchQueue(db.jdbc(), "w1");
+        queue.claim("default", false);
+        queue.claim("default", false);
+        assertThat(db.transitions().markStarting("d-2", "w1")).isTrue();
         DispatchResult c1 = result("d-1", Dispatch.Status.CANCELLED, "");
         DispatchResult c2 = result("d-2", Dispatch.Status.CANCELLED, "");
         assertThat(db.finishQueued(c1)).isTrue();

@@ -48,7 +48,10 @@ class WaitingDispatchesIT {
         stored.queued(alpha + ".second", null, "w-2", T0.plusSeconds(5));
         stored.queued(alpha + ".first", null, "w-1", T0);
         stored.queued(beta + ".only", null, "w-3", T0.plusSeconds(30));
-        assertThat(transitions.markStarting(alpha + ".started")).isTrue();
+        assertThat(new DispatchQueue(jdbc, "w-1").claim(alpha, false))
+                .map(DispatchQueue.Claimed::id)
+                .contains(alpha + ".started");
+        assertThat(transitions.markStarting(alpha + ".started", "w-1")).isTrue();
         assertThat(stored.finish(StoredDispatches.result(alpha + ".finished", Dispatch.Status.CANCELLED, "", T0)))
                 .isTrue();
 

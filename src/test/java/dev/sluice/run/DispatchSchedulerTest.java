@@ -127,6 +127,36 @@ class DispatchSchedulerTest {
         assertThat(ran).containsExactly("a");
     }
 
+    /**
+     * Reconciliation's look at what this worker does not drive is taken while
+     * no claim is under way: a claim made meanwhile would be in the store and
+     * not yet tracked, and be taken up as abandoned (ADR 0068).
+     */
+    @Test
+    void noClaimIsMadeWhileReconciliationLooksAtWhatIsUndriven() throws Exception {
+        DispatchScheduler scheduler = scheduler(1, 10, Duration.ofHours(1));
+        f.engineUp.set(false);
+        submit(scheduler, "a");
+        f.engineUp.set(true);
+
+        List<String> undriven = scheduler.untracked(
+                () -> {
+                    CompletableFuture.runAsync(scheduler::drain).join(); // a tick on another thread
+                    assertThat(f.waitingInTheStore())
+                            .as("claimed while looking")
+                            .isEqualTo(1);
+                    return List.of(DispatchKey.of(DispatchKey.DEFAULT_TENANT, "a"));
+                },
+                id -> id,
+                Duration.ofSeconds(5));
+
+        assertThat(undriven).as("unclaimed when looked at").hasSize(1);
+        assertThat(f.waitingInTheStore())
+                .as("the round asked for meanwhile ran after")
+                .isZero();
+        assertThat(scheduler.running()).isEqualTo(1);
+    }
+
     @Test
     void aDispatchTheEngineCouldNotTakeGoesBackToTheStoresQueueFirstInLine() {
         DispatchScheduler scheduler = scheduler(1, 10, Duration.ofHours(1));

@@ -30,14 +30,9 @@ class ReconcilerTest {
 
     private final Reconciler.Lifecycle lifecycle = new Reconciler.Lifecycle() {
         @Override
-        public List<Reconciler.Unfinished> unfinished(String workerId) {
+        public List<Reconciler.Unfinished> undriven(String workerId) {
             assertThat(workerId).isEqualTo(ME);
-            return unfinished;
-        }
-
-        @Override
-        public boolean tracked(String dispatchId) {
-            return tracked.contains(dispatchId);
+            return unfinished.stream().filter(d -> !tracked.contains(d.id())).toList();
         }
 
         @Override

@@ -27,17 +27,12 @@ class ReconciliationTest {
 
     private final Reconciler.Lifecycle lifecycle = new Reconciler.Lifecycle() {
         @Override
-        public List<Reconciler.Unfinished> unfinished(String workerId) {
+        public List<Reconciler.Unfinished> undriven(String workerId) {
             if (failuresLeft > 0) {
                 failuresLeft--;
                 throw new StoreException("unfinished", new java.sql.SQLException("connection refused"));
             }
             return unfinished;
-        }
-
-        @Override
-        public boolean tracked(String dispatchId) {
-            return false;
         }
 
         @Override

@@ -16,7 +16,7 @@
 # (scripts/runsc.sh), a PostgreSQL server
 # (scripts/postgres.sh), Prometheus' promtool and server for the alert rules'
 # tests (scripts/prometheus.sh), and the Node packages that check manifests and
-# callbacks with other ecosystems' tools (src/test/node). The JVM image test
+# callbacks with other ecosystems' tools and receive traces (src/test/node). The JVM image test
 # (ImageIT) builds the image with scripts/jvm-image.sh, which installs
 # debootstrap and makes the image's Java base the first time. Unit tests,
 # @QuarkusTest tests and the integration tests against the real engine and

@@ -70,10 +70,7 @@ public final class Program {
 
     /** Runs one of the Node scripts, for a script that runs containers and so may take longer on a busy machine. */
     public static Result node(Duration within, String input, String script, String... args) {
-        if (!Files.isDirectory(NODE_DIR.resolve("node_modules"))) {
-            throw new AssertionError(
-                    NODE_DIR + "/node_modules is missing: run npm ci there (scripts/test.sh does it before the tests)");
-        }
+        requireNodeModules();
         List<String> command =
                 new ArrayList<>(List.of("node", NODE_DIR.resolve(script).toString()));
         command.addAll(List.of(args));
@@ -87,6 +84,7 @@ public final class Program {
 
     /** As {@link #startNode(String, String...)}, with these variables added to its environment. */
     public static Running startNode(Map<String, String> env, String script, String... args) {
+        requireNodeModules();
         List<String> command =
                 new ArrayList<>(List.of("node", NODE_DIR.resolve(script).toString()));
         command.addAll(List.of(args));
@@ -96,6 +94,13 @@ public final class Program {
             return new Running(builder.start());
         } catch (IOException e) {
             throw new AssertionError("could not run " + String.join(" ", command) + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void requireNodeModules() {
+        if (!Files.isDirectory(NODE_DIR.resolve("node_modules"))) {
+            throw new AssertionError(
+                    NODE_DIR + "/node_modules is missing: run npm ci there (scripts/test.sh does it before the tests)");
         }
     }
 

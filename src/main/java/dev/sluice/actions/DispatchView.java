@@ -27,6 +27,7 @@ import dev.sluice.record.StoredResult;
     "startedAt",
     "finishedAt",
     "attempt",
+    "traceId",
     "metadata",
     "callback",
     "result",
@@ -62,6 +63,14 @@ public record DispatchView(
                 description = "which attempt runs, or ran: 1 unless its maxAttempts allowed another after a "
                         + "worker running it was lost (section 2.1.3)")
         int attempt,
+
+        @Schema(
+                required = true,
+                nullable = true,
+                examples = "4bf92f3577b34da6a3ce929d0e0e4736",
+                description = "the W3C trace id of its spans: the one its request's traceparent named, else a "
+                        + "new one (section 2.1.4); null only for dispatches accepted before traces existed")
+        String traceId,
 
         @Schema(required = true, nullable = true, description = "as given in the request")
         Map<String, Object> metadata,
@@ -155,6 +164,7 @@ public record DispatchView(
                 d.startedAt(),
                 d.finishedAt(),
                 d.attempt(),
+                d.traceId(),
                 d.metadata(),
                 callback(d, delivery),
                 d.result(),

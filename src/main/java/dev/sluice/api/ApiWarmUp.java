@@ -102,7 +102,8 @@ class ApiWarmUp {
                 null,
                 spec.hasSecrets(),
                 fingerprint.of(request),
-                1);
+                1,
+                null);
         DispatchView view = DispatchView.of(queued, Optional.empty());
         Response response = Response.accepted(view)
                 .location(URI.create(DispatchLinks.self(queued.id())))
@@ -129,7 +130,8 @@ class ApiWarmUp {
                 null,
                 false,
                 "",
-                1);
+                1,
+                null);
         CallbackStore.State delivered =
                 new CallbackStore.State(DeliveryState.DELIVERED, 1, 204, null, null, now, List.of());
         json.writeValueAsBytes(DispatchView.of(finished, Optional.of(delivered)));

@@ -16,6 +16,7 @@ import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -96,6 +97,16 @@ public interface DispatchApi {
     @APIResponse(
             responseCode = "503",
             description = "shutting-down, engine-unavailable or store-unavailable: nothing was accepted")
+    @Parameter(
+            name = "traceparent",
+            in = ParameterIn.HEADER,
+            description = "W3C Trace Context: the dispatch's spans continue this trace, its record's traceId "
+                    + "names it, and each callback attempt carries it on (docs/api.md, section 2.1.4); a "
+                    + "malformed one is ignored",
+            schema =
+                    @Schema(
+                            type = SchemaType.STRING,
+                            examples = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
     Response create(DispatchRequest request);
 
     @GET

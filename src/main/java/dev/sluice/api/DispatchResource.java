@@ -40,6 +40,7 @@ import dev.sluice.record.RequestRefused;
 import dev.sluice.run.Cancellation;
 import dev.sluice.run.DispatchIntake;
 import dev.sluice.worker.PeerReads;
+import io.opentelemetry.context.Scope;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -74,6 +75,9 @@ public class DispatchResource implements DispatchApi {
     Relays relays;
 
     @Inject
+    IncomingTraces traces;
+
+    @Inject
     RelayedEvents relayed;
 
     @Override
@@ -82,7 +86,10 @@ public class DispatchResource implements DispatchApi {
             throw new ProblemException(
                     400, "body-required", "A request body is required", "POST a JSON object with at least an image");
         }
-        DispatchIntake.Accepted accepted = actions.create(callers.current(), request);
+        DispatchIntake.Accepted accepted;
+        try (Scope trace = traces.enter()) {
+            accepted = actions.create(callers.current(), request);
+        }
         Dispatch d = accepted.dispatch();
         return Response.accepted(actions.view(d))
                 .location(URI.create(DispatchLinks.self(d.id())))

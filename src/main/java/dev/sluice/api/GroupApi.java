@@ -10,6 +10,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -76,6 +77,11 @@ public interface GroupApi {
     @APIResponse(
             responseCode = "503",
             description = "shutting-down, engine-unavailable or store-unavailable; nothing was accepted")
+    @Parameter(
+            name = "traceparent",
+            in = ParameterIn.HEADER,
+            description = "W3C Trace Context: each member's spans continue this trace (docs/api.md, section 2.1.4)",
+            schema = @Schema(type = SchemaType.STRING))
     Response create(GroupRequest request);
 
     @GET

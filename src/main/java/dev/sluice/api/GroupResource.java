@@ -9,6 +9,7 @@ import dev.sluice.actions.GroupActions;
 import dev.sluice.actions.GroupRequest;
 import dev.sluice.actions.GroupView;
 import dev.sluice.actions.ProblemException;
+import io.opentelemetry.context.Scope;
 
 /** The dispatch group routes; declared by {@link GroupApi}, done by {@link GroupActions}. */
 public class GroupResource implements GroupApi {
@@ -19,6 +20,9 @@ public class GroupResource implements GroupApi {
     @Inject
     Callers callers;
 
+    @Inject
+    IncomingTraces traces;
+
     @Override
     public Response create(GroupRequest request) {
         if (request == null) {
@@ -28,7 +32,10 @@ public class GroupResource implements GroupApi {
                     "A request body is required",
                     "POST a JSON object with at least one member in dispatches");
         }
-        GroupView group = actions.create(callers.current(), request);
+        GroupView group;
+        try (Scope trace = traces.enter()) {
+            group = actions.create(callers.current(), request);
+        }
         return Response.accepted(group)
                 .location(URI.create(group.links().self()))
                 .build();

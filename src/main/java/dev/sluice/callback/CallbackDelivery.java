@@ -7,6 +7,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,7 +23,11 @@ import dev.sluice.concurrent.LogScope;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.DispatchStore;
 import dev.sluice.store.StoredBody;
+import dev.sluice.trace.Phase;
+import dev.sluice.trace.SpanNames;
+import dev.sluice.trace.Tracing;
 import dev.sluice.worker.CrashPoint;
+import io.opentelemetry.api.trace.SpanKind;
 
 /**
  * Sends what the outbox has due: claims deliveries, signs each attempt, POSTs
@@ -49,6 +54,7 @@ public final class CallbackDelivery {
     private final int maxPerHost;
     private final Map<String, Semaphore> hosts = new ConcurrentHashMap<>();
     private final Consumer<DeliveryAttempted> attempted;
+    private final Tracing tracing;
 
     CallbackDelivery(
             CallbackStore outbox,
@@ -62,7 +68,8 @@ public final class CallbackDelivery {
             ExecutorService senders,
             int maxConcurrent,
             int maxPerHost,
-            Consumer<DeliveryAttempted> attempted) {
+            Consumer<DeliveryAttempted> attempted,
+            Tracing tracing) {
         this.outbox = outbox;
         this.dispatches = dispatches;
         this.client = client;
@@ -76,6 +83,7 @@ public final class CallbackDelivery {
         this.capacity = new Semaphore(maxConcurrent);
         this.maxPerHost = maxPerHost;
         this.attempted = attempted;
+        this.tracing = tracing;
     }
 
     /**
@@ -131,11 +139,22 @@ public final class CallbackDelivery {
         Optional<DispatchStore.CallbackBody> stored = due.dispatchId() != null
                 ? dispatches.callbackBody(due.dispatchId())
                 : outbox.messageBody(due.id())
-                        .map(body -> new DispatchStore.CallbackBody(body, DispatchSpec.CallbackEncoding.IDENTITY));
+                        .map(body ->
+                                new DispatchStore.CallbackBody(body, DispatchSpec.CallbackEncoding.IDENTITY, null));
         if (stored.isEmpty()) {
             return; // the record is gone (reaped): nothing to deliver
         }
-        StoredBody body = stored.get().body();
+        // Each attempt is a client span of the dispatch's trace, and carries it on: the receiver continues it.
+        try (Phase trace = tracing.continued(stored.get().traceparent());
+                Phase span = tracing.withinTrace(SpanNames.CALLBACK, SpanKind.CLIENT)) {
+            span.attribute(SpanNames.WEBHOOK_ID, due.webhookId())
+                    .attribute(SpanNames.CALLBACK_ATTEMPT, due.roundAttempts() + 1);
+            attempt(due, stored.get(), span);
+        }
+    }
+
+    private void attempt(CallbackStore.Due due, DispatchStore.CallbackBody stored, Phase span) {
+        StoredBody body = stored.body();
         long timestamp = clock.instant().getEpochSecond();
         String signature;
         try (InputStream in = body.open()) {
@@ -143,20 +162,30 @@ public final class CallbackDelivery {
         } catch (IOException e) {
             throw new UncheckedIOException("the stored body of " + due.webhookId() + " could not be read", e);
         }
-        Map<String, String> headers = Map.of(
-                "webhook-id", due.webhookId(),
-                "webhook-timestamp", Long.toString(timestamp),
-                "webhook-signature", signature);
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("webhook-id", due.webhookId());
+        headers.put("webhook-timestamp", Long.toString(timestamp));
+        headers.put("webhook-signature", signature);
+        // Not signed: the signature covers the id, the timestamp and the body alone (docs/api.md, section 8.2).
+        String traceparent = span.traceparent();
+        if (traceparent != null) {
+            headers.put(Tracing.TRACEPARENT, traceparent);
+        }
         // Streamed from where the store keeps it: a body is never held whole for sending.
         // The signature is over the body itself; gzip is only how it travels (Content-Encoding).
         CallbackClient.Attempt attempt = client.post(
-                URI.create(due.url()),
-                headers,
-                new CallbackClient.Body(body.size(), body::open, stored.get().gzip()));
+                URI.create(due.url()), headers, new CallbackClient.Body(body.size(), body::open, stored.gzip()));
         CrashPoint.DURING_DELIVERY.reached();
         CallbackStore.Outcome outcome = outcome(due, attempt);
         outbox.record(due, worker, outcome);
         attempted.accept(attempted(attempt, outcome));
+        if (attempt.status() != null) {
+            span.attribute(SpanNames.HTTP_STATUS, attempt.status());
+        }
+        span.attribute(SpanNames.DELIVERY, outcome.state().wire());
+        if (!attempt.delivered()) {
+            span.failed(failure(attempt));
+        }
         LOG.infof(
                 "callback %s attempt %d to %s: %s in %d ms%s",
                 due.webhookId(),

@@ -22,6 +22,7 @@ import dev.sluice.record.DispatchStore;
 import dev.sluice.record.ResultBudget;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
+import dev.sluice.trace.Tracing;
 import dev.sluice.worker.Worker;
 import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Identifier;
@@ -112,7 +113,8 @@ class CallbackProducer {
             Worker worker,
             CallbackConfig config,
             @Identifier("callback-senders") ExecutorService senders,
-            Event<DeliveryAttempted> attempts) {
+            Event<DeliveryAttempted> attempts,
+            Tracing tracing) {
         return new CallbackDelivery(
                 outbox,
                 dispatches,
@@ -125,7 +127,8 @@ class CallbackProducer {
                 senders,
                 config.maxConcurrent(),
                 config.maxPerHost(),
-                attempts::fire);
+                attempts::fire,
+                tracing);
     }
 
     @Produces

@@ -25,11 +25,14 @@ import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchKey;
 import dev.sluice.run.Cancellation;
 import dev.sluice.run.DispatchIntake;
+import dev.sluice.trace.Tracing;
+import io.opentelemetry.context.Scope;
 import io.quarkiverse.mcp.server.ToolManager;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -80,6 +83,7 @@ class McpTools {
     private final Duration maxWait;
     private final CurrentVertxRequest request;
     private final McpCallbacks callbacks;
+    private final Tracing tracing;
 
     @Inject
     McpTools(
@@ -90,8 +94,10 @@ class McpTools {
             Refusals refusals,
             ObjectMapper json,
             McpConfig config,
-            CurrentVertxRequest request) {
+            CurrentVertxRequest request,
+            Tracing tracing) {
         this.request = request;
+        this.tracing = tracing;
         this.tools = tools;
         this.actions = actions;
         this.groups = groups;
@@ -157,7 +163,10 @@ class McpTools {
         DispatchRequest parsed = actions.read(request.toString());
         callbacks.check(parsed);
         Caller caller = caller();
-        DispatchIntake.Accepted accepted = actions.create(caller, parsed);
+        DispatchIntake.Accepted accepted;
+        try (Scope trace = trace()) {
+            accepted = actions.create(caller, parsed);
+        }
         String key = accepted.dispatch().id();
         waits.await(key, wait);
         ObjectNode out = json.createObjectNode();
@@ -241,7 +250,9 @@ class McpTools {
     private String dispatchGroup(String arguments) throws JsonProcessingException {
         GroupRequest request = groups.read(arguments);
         callbacks.check(request);
-        return budget.group(groups.create(caller(), request));
+        try (Scope trace = trace()) {
+            return budget.group(groups.create(caller(), request));
+        }
     }
 
     private String group(String arguments) throws JsonProcessingException {
@@ -250,6 +261,12 @@ class McpTools {
     }
 
     /** Who calls: {@link McpAccess} found it for the HTTP request the tool call came in. */
+    /** The trace the MCP request's own {@code traceparent} header names, for what the call creates (ADR 0069). */
+    private Scope trace() {
+        HttpServerRequest http = request.getCurrent().request();
+        return tracing.enter(http.getHeader(Tracing.TRACEPARENT), http.getHeader(Tracing.TRACESTATE));
+    }
+
     private Caller caller() {
         Caller caller = request.getCurrent().get(Caller.CONTEXT_KEY);
         if (caller == null) { // McpAccess runs before every MCP route: this is a bug, never a client's doing

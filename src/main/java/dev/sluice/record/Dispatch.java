@@ -7,6 +7,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
+import dev.sluice.trace.Tracing;
+
 /**
  * A dispatch as stored: its state and, once terminal, its result. Secrets are
  * never part of it. Listings read it without {@code result} (null there) and
@@ -27,7 +29,13 @@ public record Dispatch(
         String containerId,
         boolean hasSecrets,
         String fingerprint,
-        int attempt) {
+        int attempt,
+        String traceparent) {
+
+    /** The trace its spans carry (ADR 0069); null for a dispatch accepted before traces existed. */
+    public String traceId() {
+        return Tracing.traceId(traceparent).orElse(null);
+    }
 
     /** The lifecycle (docs/api.md, section 6): terminal states never change. */
     @Schema(

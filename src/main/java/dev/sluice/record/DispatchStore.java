@@ -26,7 +26,7 @@ import dev.sluice.store.StoredBody;
 public class DispatchStore {
 
     private static final String RECORD_COLUMNS = "id, status, image, created_at, started_at, finished_at, metadata, "
-            + "callback_url, summary, worker_id, container_id, has_secrets, fingerprint, attempt";
+            + "callback_url, summary, worker_id, container_id, has_secrets, fingerprint, attempt, trace_parent";
 
     /** Where a finished dispatch's result is: in the row, in a file the row names, or (older rows) in text. */
     private static final String RESULT_COLUMNS = "result_body, result_file, result_size, result";
@@ -43,15 +43,27 @@ public class DispatchStore {
         this.bodies = bodies;
     }
 
-    /** A dispatch to record as queued. */
-    public record NewDispatch(String id, DispatchSpec spec, String fingerprint, String workerId, Instant createdAt) {}
+    /**
+     * A dispatch to record as queued; {@code traceparent} is the W3C context
+     * of the span made when it was accepted (ADR 0069), or null.
+     */
+    public record NewDispatch(
+            String id, DispatchSpec spec, String fingerprint, String workerId, Instant createdAt, String traceparent) {
+
+        public NewDispatch(String id, DispatchSpec spec, String fingerprint, String workerId, Instant createdAt) {
+            this(id, spec, fingerprint, workerId, createdAt, null);
+        }
+    }
+
+    /** What a worker needs to run a dispatch: its request, and where its spans hang. */
+    public record ToRun(DispatchSpec spec, String traceparent) {}
 
     /** One page of a listing, newest first; {@code nextAfter} is the cursor for the next page, or null. */
     public record Page(List<Dispatch> items, String nextAfter) {}
 
     private static final String INSERT =
             "INSERT INTO dispatches (id, tenant, status, image, fingerprint, spec, has_secrets, worker_id, created_at, "
-                    + "callback_url, metadata, pinned_to) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+                    + "callback_url, metadata, pinned_to, trace_parent) VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     /** Records a new queued dispatch; false when the id is already taken. */
     public boolean insert(NewDispatch d) {
@@ -95,7 +107,8 @@ public class DispatchStore {
             d.spec().callbackUrl(),
             d.spec().metadata() == null ? null : json.write(d.spec().metadata()),
             // Only the worker that accepted it can run it: what it needs is there alone (ADR 0063).
-            d.spec().runsOnlyWhereAccepted() ? d.workerId() : null
+            d.spec().runsOnlyWhereAccepted() ? d.workerId() : null,
+            d.traceparent()
         };
     }
 
@@ -103,6 +116,14 @@ public class DispatchStore {
         return jdbc.one(
                 "SELECT " + RECORD_COLUMNS + ", " + RESULT_COLUMNS + " FROM dispatches WHERE id = ?",
                 row -> record(row, true),
+                id);
+    }
+
+    /** The validated request of a dispatch, without secret values, and the context of its spans. */
+    public Optional<ToRun> toRun(String id) {
+        return jdbc.one(
+                "SELECT spec, trace_parent FROM dispatches WHERE id = ?",
+                row -> new ToRun(json.read(row.string("spec"), DispatchSpec.class), row.string("trace_parent")),
                 id);
     }
 
@@ -160,7 +181,7 @@ public class DispatchStore {
      * What a callback attempt sends, and whether it goes gzip-compressed; specs
      * stored before the encoding existed have none and send the body as it is.
      */
-    public record CallbackBody(StoredBody body, DispatchSpec.CallbackEncoding encoding) {
+    public record CallbackBody(StoredBody body, DispatchSpec.CallbackEncoding encoding, String traceparent) {
 
         public boolean gzip() {
             return encoding == DispatchSpec.CallbackEncoding.GZIP;
@@ -174,7 +195,8 @@ public class DispatchStore {
      */
     public Optional<CallbackBody> callbackBody(String id) {
         return jdbc.one(
-                        "SELECT id, status, spec, summary, digest, " + RESULT_COLUMNS + " FROM dispatches WHERE id = ?",
+                        "SELECT id, status, spec, summary, digest, trace_parent, " + RESULT_COLUMNS
+                                + " FROM dispatches WHERE id = ?",
                         row -> {
                             StoredResult result = result(row);
                             if (result == null) {
@@ -182,7 +204,7 @@ public class DispatchStore {
                             }
                             DispatchSpec spec = json.read(row.string("spec"), DispatchSpec.class);
                             StoredBody body = spec.sendsDigest() ? StoredBody.of(digest(row)) : result.body();
-                            return new CallbackBody(body, spec.callbackEncoding());
+                            return new CallbackBody(body, spec.callbackEncoding(), row.string("trace_parent"));
                         },
                         id)
                 .flatMap(Optional::ofNullable);
@@ -255,6 +277,7 @@ public class DispatchStore {
                 row.string("container_id"),
                 row.bool("has_secrets"),
                 row.string("fingerprint"),
-                (int) row.number("attempt"));
+                (int) row.number("attempt"),
+                row.string("trace_parent"));
     }
 }

@@ -2,7 +2,9 @@ package dev.sluice.run;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BiConsumer;
@@ -21,6 +23,9 @@ import dev.sluice.record.RequestRefused;
 import dev.sluice.record.SecretVault;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.StoreException;
+import dev.sluice.trace.Phase;
+import dev.sluice.trace.SpanNames;
+import dev.sluice.trace.Tracing;
 
 /**
  * Accepts dispatches. Acceptance is idempotent by client id, and checked
@@ -46,6 +51,7 @@ public class DispatchIntake {
     private final Clock clock;
     private final String workerId;
     private final Consumer<DispatchAccepted> accepted;
+    private final Tracing tracing;
 
     DispatchIntake(
             DispatchStore store,
@@ -56,7 +62,8 @@ public class DispatchIntake {
             BooleanSupplier draining,
             Clock clock,
             String workerId,
-            Consumer<DispatchAccepted> accepted) {
+            Consumer<DispatchAccepted> accepted,
+            Tracing tracing) {
         this.store = store;
         this.scheduler = scheduler;
         this.vault = vault;
@@ -66,6 +73,7 @@ public class DispatchIntake {
         this.clock = clock;
         this.workerId = workerId;
         this.accepted = accepted;
+        this.tracing = tracing;
     }
 
     /**
@@ -82,6 +90,30 @@ public class DispatchIntake {
      */
     public Accepted accept(
             String tenant, String requestedId, DispatchSpec spec, String fingerprint, Consumer<String> recorded) {
+        // Its span: where the request's trace continues, and what every later span of the dispatch hangs under.
+        try (Phase span = tracing.start(SpanNames.DISPATCH)) {
+            span.attribute(SpanNames.TENANT, tenant).attribute(SpanNames.IMAGE, spec.image());
+            try {
+                Accepted accepted = accept(tenant, requestedId, spec, fingerprint, recorded, span);
+                span.attribute(
+                                SpanNames.DISPATCH_ID,
+                                DispatchKey.idOf(accepted.dispatch().id()))
+                        .attribute(SpanNames.REPLAYED, !accepted.created());
+                return accepted;
+            } catch (RequestRefused e) {
+                span.failed(e.reason().name().toLowerCase(Locale.ROOT));
+                throw e;
+            }
+        }
+    }
+
+    private Accepted accept(
+            String tenant,
+            String requestedId,
+            DispatchSpec spec,
+            String fingerprint,
+            Consumer<String> recorded,
+            Phase span) {
         if (!images.allows(spec.image())) {
             throw new RequestRefused(
                     RequestRefused.Reason.IMAGE_NOT_ALLOWED,
@@ -96,7 +128,7 @@ public class DispatchIntake {
         String id = DispatchKey.of(tenant, requestedId != null ? requestedId : newId());
         admit(tenant, 1);
         DispatchStore.NewDispatch record =
-                new DispatchStore.NewDispatch(id, spec, fingerprint, workerId, clock.instant());
+                new DispatchStore.NewDispatch(id, spec, fingerprint, workerId, clock.instant(), span.traceparent());
         boolean inserted;
         try {
             inserted = store.insert(record);
@@ -131,14 +163,46 @@ public class DispatchIntake {
             }
         }
         Instant now = clock.instant();
-        List<DispatchStore.NewDispatch> records = members.stream()
-                .map(m -> new DispatchStore.NewDispatch(
-                        DispatchKey.of(tenant, m.requestedId() != null ? m.requestedId() : newId()),
-                        m.spec(),
-                        m.fingerprint(),
-                        workerId,
-                        now))
+        // One span each, side by side under the group's request: each member's trace hangs under its own.
+        List<Phase> spans = members.stream()
+                .map(m -> tracing.sibling(SpanNames.DISPATCH)
+                        .attribute(SpanNames.TENANT, tenant)
+                        .attribute(SpanNames.IMAGE, m.spec().image()))
                 .toList();
+        try {
+            List<Dispatch> accepted = acceptAll(tenant, members, alsoStore, now, spans);
+            for (int i = 0; i < spans.size(); i++) {
+                spans.get(i)
+                        .attribute(
+                                SpanNames.DISPATCH_ID,
+                                DispatchKey.idOf(accepted.get(i).id()));
+            }
+            return accepted;
+        } catch (RequestRefused e) {
+            spans.forEach(span -> span.failed(e.reason().name().toLowerCase(Locale.ROOT)));
+            throw e;
+        } finally {
+            spans.forEach(Phase::close);
+        }
+    }
+
+    private List<Dispatch> acceptAll(
+            String tenant,
+            List<Member> members,
+            BiConsumer<Jdbc.Tx, List<String>> alsoStore,
+            Instant now,
+            List<Phase> spans) {
+        List<DispatchStore.NewDispatch> records = new ArrayList<>();
+        for (int i = 0; i < members.size(); i++) {
+            Member m = members.get(i);
+            records.add(new DispatchStore.NewDispatch(
+                    DispatchKey.of(tenant, m.requestedId() != null ? m.requestedId() : newId()),
+                    m.spec(),
+                    m.fingerprint(),
+                    workerId,
+                    now,
+                    spans.get(i).traceparent()));
+        }
         Optional<String> taken;
         admit(tenant, records.size());
         try {
@@ -196,7 +260,8 @@ public class DispatchIntake {
     /** A recorded dispatch goes into the place held for it. */
     private void queue(DispatchStore.NewDispatch record) {
         vault.put(record.id(), record.spec().secrets());
-        try (LogScope scope = LogScope.dispatch(record.id())) {
+        try (LogScope scope = LogScope.dispatch(record.id());
+                Phase trace = tracing.continued(record.traceparent())) {
             LOG.infof("accepted: image %s", record.spec().image());
         }
         // Announced before it can start: whoever follows its states sees queued before starting.
@@ -241,7 +306,8 @@ public class DispatchIntake {
                 null,
                 d.spec().hasSecrets(),
                 d.fingerprint(),
-                1);
+                1,
+                d.traceparent());
     }
 
     private static String newId() {

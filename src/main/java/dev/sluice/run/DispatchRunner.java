@@ -38,6 +38,9 @@ import dev.sluice.record.DispatchTransitions;
 import dev.sluice.record.Ending;
 import dev.sluice.record.SecretVault;
 import dev.sluice.store.StoreException;
+import dev.sluice.trace.Phase;
+import dev.sluice.trace.SpanNames;
+import dev.sluice.trace.Tracing;
 import dev.sluice.worker.CrashPoint;
 import dev.sluice.workspace.WorkspaceRefused;
 import dev.sluice.workspace.Workspaces;
@@ -74,6 +77,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
     private final Map<String, String> ownerLabels;
 
     private final Workspaces workspaces;
+    private final Tracing tracing;
 
     DispatchRunner(
             ContainerRuntime runtime,
@@ -93,7 +97,8 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             Clock clock,
             String workerId,
             String storeId,
-            Workspaces workspaces) {
+            Workspaces workspaces,
+            Tracing tracing) {
         this.runtime = runtime;
         this.images = images;
         this.pulling = pulling;
@@ -112,6 +117,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         this.workerId = workerId;
         this.ownerLabels = Map.of(Labels.WORKER_ID, workerId, Labels.STORE_ID, storeId);
         this.workspaces = workspaces;
+        this.tracing = tracing;
     }
 
     /**
@@ -127,12 +133,17 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 return DispatchScheduler.Outcome.DONE; // cancelled while queued, or claimed by another meanwhile
             }
             CrashPoint.AFTER_ACCEPT.reached();
-            DispatchSpec spec = store.spec(id).orElse(null);
-            if (spec == null) {
+            DispatchStore.ToRun stored = store.toRun(id).orElse(null);
+            if (stored == null) {
                 LOG.error("its record is gone: nothing to run");
                 return DispatchScheduler.Outcome.DONE;
             }
-            return run(id, spec.withSecrets(queued.secrets()), execution, queued);
+            try (Phase trace = tracing.continued(stored.traceparent())) {
+                if (!queued.imagePulled()) { // after a pull its wait is the pull's span
+                    tracing.startedAt(SpanNames.QUEUE_WAIT, queued.queuedAt()).close();
+                }
+                return run(id, stored.spec().withSecrets(queued.secrets()), execution, queued);
+            }
         } catch (RuntimeException e) {
             // Without its request there is no result to build: the record stays for reconciliation.
             LOG.error(
@@ -163,9 +174,12 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                 execution.imageResolved(ready.digest());
                 // After the pull: an archive fetched for a dispatch that goes back to wait for its image is wasted.
                 try (Workspaces.Prepared workspace =
-                        spec.workspace() == null ? null : workspaces.prepare(id, spec.workspace())) {
+                                spec.workspace() == null ? null : workspaces.prepare(id, spec.workspace());
+                        Phase span = tracing.start(SpanNames.CONTAINER_CREATE)
+                                .attribute(SpanNames.IMAGE_DIGEST, ready.digest())) {
                     containerId = runtime.create(
                             containerSpec(id, spec, workspace == null ? null : workspace.tar()), ready.facts());
+                    span.attribute(SpanNames.CONTAINER_ID, containerId);
                 }
             } catch (ImageResolver.Refused e) {
                 finisher.finish(withoutOutput(id, spec, e.error).withImageDigest(e.digest));
@@ -337,7 +351,9 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         Attachment.StreamEnd end;
         byte[] stdin = spec.input() == null ? null : spec.input().getBytes(StandardCharsets.UTF_8);
         try (Attachment attachment = runtime.attach(containerId, stdin)) {
-            runtime.start(containerId);
+            try (Phase span = tracing.start(SpanNames.CONTAINER_START)) {
+                runtime.start(containerId);
+            }
             startedAt = now();
             transitions.markRunning(id, startedAt);
             LOG.infof("running in container %.12s", containerId);
@@ -351,6 +367,10 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         int exitCode = runtime.awaitExit(containerId);
         Instant finishedAt = now();
         execution.finished();
+        tracing.startedAt(SpanNames.RUN, startedAt)
+                .attribute(SpanNames.EXIT_CODE, exitCode)
+                .attribute(SpanNames.CONTAINER_ID, containerId)
+                .close();
 
         boolean recovered = false;
         if (!end.clean()) {
@@ -397,26 +417,11 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             boolean recovered,
             String imageDigest) {
         CrashPoint.AFTER_EXIT.reached();
-        OutFile reportFile = reports.file(containerId);
         SecretMasker masker = vault.maskerFor(id);
-        // Counting what the runtime still holds reads the log back: outside the budget, like the report.
-        // It counts what the runtime received: an end restored from the witness below is not in its log.
-        DispatchResult.AvailableFrom availableFrom = holding.atFinish(
-                containerId,
-                capture.bytesWritten(true),
-                capture.bytesWritten(false),
-                recovered ? LogHolding.UNKNOWN : capture.jsonFileLogBound());
-        WitnessRecord witnessed = runtime.readWitness(containerId);
-        if ("timeout".equals(witnessed.drain())) {
-            LOG.warnf(
-                    "the engine had not read all of the output when the witness's drain timeout ran out (%s)",
-                    "sluice.container.witness-drain-timeout");
-        }
-        capture.witness(witnessed, ofStdout -> runtime.readWitnessTail(containerId, ofStdout));
-        // Once per dispatch, after its exit: how the kernel ended it, and the runtime the engine ran it under.
-        ContainerState exited = runtime.inspect(containerId).orElse(null);
-        Exit exit = exit(exited, exitCode, stop, witnessed, capture, masker);
-        Artifacts kept = artifacts.collect(id, containerId, name -> DispatchLinks.artifact(id, name));
+        Collected collected = collect(id, stop, exitCode, containerId, capture, recovered, masker);
+        DispatchResult.AvailableFrom availableFrom = collected.availableFrom();
+        ContainerState exited = collected.exited();
+        Exit exit = collected.exit();
         long memory = capture.bytesHeld() * FinishingBudget.COPIES + documents.memory(spec, capture);
         budget.within(memory, () -> {
             CapturedOutput stdout = documents.finish(
@@ -428,10 +433,50 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     .ran(startedAt, finishedAt)
                     .under(exited == null ? null : exited.runtime())
                     .output(new Ending.Output(stdout, stderr, availableFrom, recovered, capture.nonce()))
-                    .handover(reports.reading(reportFile, stdout.text(), masker), kept)
+                    .handover(reports.reading(collected.reportFile(), stdout.text(), masker), collected.kept())
                     .build()
                     .withImageDigest(imageDigest));
         });
+    }
+
+    /** What is read back from the engine after the exit, before the result is built. */
+    private record Collected(
+            OutFile reportFile,
+            DispatchResult.AvailableFrom availableFrom,
+            ContainerState exited,
+            Exit exit,
+            Artifacts kept) {}
+
+    private Collected collect(
+            String id,
+            Execution.StopReason stop,
+            int exitCode,
+            String containerId,
+            Capture capture,
+            boolean recovered,
+            SecretMasker masker) {
+        try (Phase span = tracing.start(SpanNames.COLLECT)) {
+            OutFile reportFile = reports.file(containerId);
+            // Counting what the runtime still holds reads the log back: outside the budget, like the report.
+            // It counts what the runtime received: an end restored from the witness below is not in its log.
+            DispatchResult.AvailableFrom availableFrom = holding.atFinish(
+                    containerId,
+                    capture.bytesWritten(true),
+                    capture.bytesWritten(false),
+                    recovered ? LogHolding.UNKNOWN : capture.jsonFileLogBound());
+            WitnessRecord witnessed = runtime.readWitness(containerId);
+            if ("timeout".equals(witnessed.drain())) {
+                LOG.warnf(
+                        "the engine had not read all of the output when the witness's drain timeout ran out (%s)",
+                        "sluice.container.witness-drain-timeout");
+            }
+            capture.witness(witnessed, ofStdout -> runtime.readWitnessTail(containerId, ofStdout));
+            // Once per dispatch, after its exit: how the kernel ended it, and the runtime the engine ran it under.
+            ContainerState exited = runtime.inspect(containerId).orElse(null);
+            Exit exit = exit(exited, exitCode, stop, witnessed, capture, masker);
+            Artifacts kept = artifacts.collect(id, containerId, name -> DispatchLinks.artifact(id, name));
+            return new Collected(reportFile, availableFrom, exited, exit, kept);
+        }
     }
 
     /** Collectors for a dispatch's output, masking its secrets as they go (into the digests) and in the result. */

@@ -7,6 +7,8 @@ import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.LogScope;
 import dev.sluice.output.CapturedOutput;
+import dev.sluice.output.Overflow;
+import dev.sluice.output.Utf8Text;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchFinished;
 import dev.sluice.record.DispatchResult;
@@ -14,6 +16,9 @@ import dev.sluice.record.DispatchTransitions;
 import dev.sluice.record.Ending;
 import dev.sluice.record.Outbox;
 import dev.sluice.record.ResultBudget;
+import dev.sluice.trace.Phase;
+import dev.sluice.trace.SpanNames;
+import dev.sluice.trace.Tracing;
 import dev.sluice.worker.CrashPoint;
 
 /**
@@ -32,18 +37,21 @@ final class Finisher {
     private final Consumer<DispatchFinished> announce;
     private final ResultBudget budget;
     private final Summaries summaries;
+    private final Tracing tracing;
 
     Finisher(
             DispatchTransitions transitions,
             Outbox outbox,
             Consumer<DispatchFinished> announce,
             ResultBudget budget,
-            Summaries summaries) {
+            Summaries summaries,
+            Tracing tracing) {
         this.transitions = transitions;
         this.outbox = outbox;
         this.announce = announce;
         this.budget = budget;
         this.summaries = summaries;
+        this.tracing = tracing;
     }
 
     /** Ends a dispatch in any non-terminal state; false when it had already ended. */
@@ -57,18 +65,45 @@ final class Finisher {
     }
 
     private boolean finishWhere(Ending ending, DispatchTransitions.From from) {
-        try (LogScope scope = LogScope.dispatch(ending.id())) {
+        // A span where the dispatch's trace is current: every ending of the runner, which continues it.
+        try (LogScope scope = LogScope.dispatch(ending.id());
+                Phase span = tracing.withinTrace(SpanNames.FINISH)) {
             // Before the store is touched: a summary may take up to the summarizer's timeout.
             DispatchTransitions.Closing closing = summaries
                     .add(ending.withAttempts(transitions.attempts(ending.id())))
                     .closing(budget);
+            described(span, closing.result());
             if (!transitions.finish(closing, from, outbox)) {
+                span.failed("already ended");
                 return false;
             }
             CrashPoint.AFTER_STORE.reached();
             ended(closing.result(), ending.output().stdout(), ending.output().stderr());
             return true;
         }
+    }
+
+    /** What the trace shows of how it ended: never its output, only how much of it was kept. */
+    private static void described(Phase span, DispatchResult result) {
+        span.attribute(SpanNames.STATUS, result.status().wire()).attribute(SpanNames.ATTEMPT, result.attempt());
+        if (result.exitCode() != null) {
+            span.attribute(SpanNames.EXIT_CODE, result.exitCode());
+        }
+        if (result.error() != null) {
+            span.attribute(SpanNames.ERROR_CODE, result.error().code());
+        }
+        span.attribute(SpanNames.STDOUT_KEPT, kept(result.stdout(), result.stdoutOverflow()))
+                .attribute(SpanNames.STDOUT_DROPPED, dropped(result.stdoutOverflow()))
+                .attribute(SpanNames.STDERR_KEPT, kept(result.stderr(), result.stderrOverflow()))
+                .attribute(SpanNames.STDERR_DROPPED, dropped(result.stderrOverflow()));
+    }
+
+    private static long kept(Utf8Text text, Overflow overflow) {
+        return overflow != null ? overflow.keptBytes() : text == null ? 0 : text.length();
+    }
+
+    private static long dropped(Overflow overflow) {
+        return overflow == null ? 0 : overflow.droppedBytes();
     }
 
     private void ended(DispatchResult result, CapturedOutput stdout, CapturedOutput stderr) {

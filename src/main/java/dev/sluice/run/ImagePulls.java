@@ -8,6 +8,10 @@ import java.util.concurrent.ExecutorService;
 import dev.sluice.container.ImageName;
 import dev.sluice.container.ImagePuller;
 import dev.sluice.container.RegistryCredentials;
+import dev.sluice.trace.Phase;
+import dev.sluice.trace.SpanNames;
+import dev.sluice.trace.Tracing;
+import io.opentelemetry.context.Context;
 
 /**
  * Pulls shared by every dispatch of the same image (ADR 0059): one pull per
@@ -23,21 +27,29 @@ final class ImagePulls {
     private final RegistryCredentials credentials;
     private final ExecutorService threads;
     private final ImageUses uses;
+    private final Tracing tracing;
     private final Map<String, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
 
     /** @param uses records each pull that ended well, for the collection of unused images (ADR 0062) */
-    ImagePulls(ImagePuller puller, RegistryCredentials credentials, ExecutorService threads, ImageUses uses) {
+    ImagePulls(
+            ImagePuller puller,
+            RegistryCredentials credentials,
+            ExecutorService threads,
+            ImageUses uses,
+            Tracing tracing) {
         this.puller = puller;
         this.credentials = credentials;
         this.threads = threads;
         this.uses = uses;
+        this.tracing = tracing;
     }
 
     /** The pull of {@code name} under way, or a new one: ends when the engine holds it, or with why not. */
     CompletableFuture<Void> pull(ImageName name) {
         return inFlight.computeIfAbsent(name.normalized(), key -> {
             CompletableFuture<Void> pull = new CompletableFuture<>();
-            threads.execute(() -> run(key, name, pull));
+            // In the trace of the dispatch that asked first: one pull, one span, whoever else waits for it.
+            threads.execute(Context.current().wrap(() -> run(key, name, pull)));
             return pull;
         });
     }
@@ -45,7 +57,7 @@ final class ImagePulls {
     private void run(String key, ImageName name, CompletableFuture<Void> pull) {
         RuntimeException failure = null;
         try {
-            uses.pull(name, () -> puller.pull(name, credentials.forRegistry(name.domain())));
+            traced(name);
         } catch (RuntimeException e) {
             failure = e;
         } finally {
@@ -56,6 +68,17 @@ final class ImagePulls {
             pull.complete(null);
         } else {
             pull.completeExceptionally(failure);
+        }
+    }
+
+    private void traced(ImageName name) {
+        try (Phase span = tracing.withinTrace(SpanNames.IMAGE_PULL).attribute(SpanNames.IMAGE, name.normalized())) {
+            try {
+                uses.pull(name, () -> puller.pull(name, credentials.forRegistry(name.domain())));
+            } catch (RuntimeException e) {
+                span.failed("image_pull_failed");
+                throw e;
+            }
         }
     }
 }

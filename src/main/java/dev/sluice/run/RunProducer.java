@@ -46,6 +46,7 @@ import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 import dev.sluice.store.StoreIdentity;
 import dev.sluice.summary.Summarizer;
+import dev.sluice.trace.Tracing;
 import dev.sluice.worker.Drain;
 import dev.sluice.worker.Worker;
 import dev.sluice.worker.WorkerConfig;
@@ -102,7 +103,8 @@ class RunProducer {
             @Identifier("image-pulls") ExecutorService threads,
             PulledImages pulled,
             EngineImages engine,
-            Clock clock) {
+            Clock clock,
+            Tracing tracing) {
         ImageUses uses = new ImageUses(pulled, engine, clock);
         Map<String, RegistryCredential> configured = new HashMap<>();
         config.registries()
@@ -112,7 +114,8 @@ class RunProducer {
                 new ImagePuller(clients, config.pullTimeout()),
                 new RegistryCredentials(configured, config.dockerConfig()),
                 threads,
-                uses);
+                uses,
+                tracing);
         return new ImageResolver(runtime, pulls, policy, uses);
     }
 
@@ -157,8 +160,9 @@ class RunProducer {
             Event<DispatchFinished> finished,
             ResultBudget budget,
             Summarizer summarizer,
-            SecretVault vault) {
-        return new Finisher(transitions, outbox, finished::fire, budget, new Summaries(summarizer, vault));
+            SecretVault vault,
+            Tracing tracing) {
+        return new Finisher(transitions, outbox, finished::fire, budget, new Summaries(summarizer, vault), tracing);
     }
 
     @Produces
@@ -182,7 +186,8 @@ class RunProducer {
             Clock clock,
             Worker worker,
             StoreIdentity store,
-            Workspaces workspaces) {
+            Workspaces workspaces,
+            Tracing tracing) {
         return new DispatchRunner(
                 runtime,
                 images,
@@ -201,7 +206,8 @@ class RunProducer {
                 clock,
                 worker.id(),
                 store.id(),
-                workspaces);
+                workspaces,
+                tracing);
     }
 
     /** The store's queue as this worker claims from it (ADR 0063). */
@@ -249,7 +255,8 @@ class RunProducer {
             Drain drain,
             Clock clock,
             Worker worker,
-            Event<DispatchAccepted> accepted) {
+            Event<DispatchAccepted> accepted,
+            Tracing tracing) {
         return new DispatchIntake(
                 store,
                 scheduler,
@@ -259,7 +266,8 @@ class RunProducer {
                 drain::draining,
                 clock,
                 worker.id(),
-                accepted::fire);
+                accepted::fire,
+                tracing);
     }
 
     @Produces
@@ -292,8 +300,10 @@ class RunProducer {
             Finisher finisher,
             ContainerStopper stopper,
             ContainerRuntime inventory,
-            Clock clock) {
-        return new Takeover(jdbc, json, transitions, scheduler, queue, runner, finisher, stopper, inventory, clock);
+            Clock clock,
+            Tracing tracing) {
+        return new Takeover(
+                jdbc, json, transitions, scheduler, queue, runner, finisher, stopper, inventory, clock, tracing);
     }
 
     @Produces

@@ -20,6 +20,8 @@ import dev.sluice.record.DispatchTransitions;
 import dev.sluice.record.Ending;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
+import dev.sluice.trace.Phase;
+import dev.sluice.trace.Tracing;
 import dev.sluice.worker.Reconciler;
 
 /** Carries out what reconciliation decides (ADR 0010), through the same scheduler, runner and finish path as any dispatch. */
@@ -31,7 +33,12 @@ final class Takeover implements Reconciler.Lifecycle {
     private static final Duration CLAIM_PATIENCE = Duration.ofSeconds(30);
 
     /** What taking a dispatch over needs from its record. */
-    private record Held(DispatchSpec spec, Dispatch.Status status, boolean cancelRequested, Instant startedAt) {}
+    private record Held(
+            DispatchSpec spec,
+            Dispatch.Status status,
+            boolean cancelRequested,
+            Instant startedAt,
+            String traceparent) {}
 
     private final Jdbc jdbc;
     private final JsonColumns json;
@@ -43,6 +50,7 @@ final class Takeover implements Reconciler.Lifecycle {
     private final ContainerStopper stopper;
     private final ContainerInventory inventory;
     private final Clock clock;
+    private final Tracing tracing;
 
     Takeover(
             Jdbc jdbc,
@@ -54,7 +62,8 @@ final class Takeover implements Reconciler.Lifecycle {
             Finisher finisher,
             ContainerStopper stopper,
             ContainerInventory inventory,
-            Clock clock) {
+            Clock clock,
+            Tracing tracing) {
         this.jdbc = jdbc;
         this.json = json;
         this.transitions = transitions;
@@ -65,6 +74,7 @@ final class Takeover implements Reconciler.Lifecycle {
         this.stopper = stopper;
         this.inventory = inventory;
         this.clock = clock;
+        this.tracing = tracing;
     }
 
     @Override
@@ -121,15 +131,17 @@ final class Takeover implements Reconciler.Lifecycle {
     @Override
     public void resume(String dispatchId, String containerId) {
         held(dispatchId)
-                .ifPresent(held -> scheduler.adopt(
-                        dispatchId,
-                        execution -> runner.resume(
+                .ifPresent(held -> scheduler.adopt(dispatchId, execution -> {
+                    try (Phase trace = tracing.continued(held.traceparent())) {
+                        runner.resume(
                                 dispatchId,
                                 held.spec(),
                                 execution,
                                 held.startedAt(),
                                 held.cancelRequested(),
-                                containerId)));
+                                containerId);
+                    }
+                }));
     }
 
     /**
@@ -177,12 +189,13 @@ final class Takeover implements Reconciler.Lifecycle {
 
     private Optional<Held> held(String dispatchId) {
         return jdbc.one(
-                "SELECT spec, status, cancel_requested, started_at FROM dispatches WHERE id = ?",
+                "SELECT spec, status, cancel_requested, started_at, trace_parent FROM dispatches WHERE id = ?",
                 row -> new Held(
                         json.read(row.string("spec"), DispatchSpec.class),
                         Dispatch.Status.fromWire(row.string("status")),
                         row.bool("cancel_requested"),
-                        row.instant("started_at")),
+                        row.instant("started_at"),
+                        row.string("trace_parent")),
                 dispatchId);
     }
 }

@@ -76,8 +76,10 @@ class ApiDocumentIT {
     void theDispatchOfTheExamplesRunsAsDocumented() throws IOException {
         JsonNode request = example("request");
         String id = request.path("id").asText();
-        Response accepted =
-                given().contentType(ContentType.JSON).body(request.toString()).post("/v1/dispatches");
+        Response accepted = given().contentType(ContentType.JSON)
+                .header("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+                .body(request.toString())
+                .post("/v1/dispatches");
         assertThat(accepted.statusCode()).isEqualTo(202);
         assertThat(accepted.header("Location")).endsWith("/v1/dispatches/" + id);
         assertSameAs(example("record-accepted"), JSON.readTree(accepted.asString()), "record-accepted");

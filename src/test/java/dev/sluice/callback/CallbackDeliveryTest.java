@@ -23,8 +23,15 @@ import dev.sluice.store.Jdbc;
 import dev.sluice.testsupport.ManualExecutor;
 import dev.sluice.testsupport.MutableClock;
 import dev.sluice.testsupport.Receiver;
+import dev.sluice.testsupport.RecordedSpans;
 import dev.sluice.testsupport.Signatures;
 import dev.sluice.testsupport.TestStores;
+import dev.sluice.trace.SpanNames;
+import dev.sluice.trace.Tracing;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.trace.data.SpanData;
 
 /**
  * The delivery schedule, with a clock the test moves and attempts the test
@@ -52,6 +59,10 @@ class CallbackDeliveryTest {
     }
 
     private CallbackDelivery delivery(int maxConcurrent, int maxPerHost) {
+        return delivery(maxConcurrent, maxPerHost, new Tracing(OpenTelemetry.noop()));
+    }
+
+    private CallbackDelivery delivery(int maxConcurrent, int maxPerHost, Tracing tracing) {
         CallbackClient client = new CallbackClient(
                 new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")), InetAddress::getAllByName),
                 Duration.ofSeconds(2),
@@ -71,7 +82,8 @@ class CallbackDeliveryTest {
                 senders,
                 maxConcurrent,
                 maxPerHost,
-                attempted::add);
+                attempted::add,
+                tracing);
     }
 
     private void finished(String id) {
@@ -103,12 +115,53 @@ class CallbackDeliveryTest {
             assertThat(r.bodyText())
                     .isEqualTo(
                             dispatches.store().storedResult("d-1").orElseThrow().toString());
+            assertThat(r.header("traceparent"))
+                    .as("no trace kept, none carried")
+                    .isNull();
         });
         CallbackStore.State s = state("d-1");
         assertThat(s.state()).isEqualTo(DeliveryState.DELIVERED);
         assertThat(s.attempts()).isEqualTo(1);
         assertThat(s.deliveredAt()).isEqualTo(T0);
         assertThat(round(delivery(8, 4))).isZero();
+    }
+
+    /** Each attempt is a client span of the dispatch's trace, and says so in a header the signature leaves out. */
+    @Test
+    void eachAttemptCarriesTheDispatchsTraceInASpanOfItsOwn() {
+        String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String dispatchSpan = "a3ce929d0e0e4736";
+        RecordedSpans spans = new RecordedSpans();
+        receiver.then(Receiver.status(500));
+        finished("d-1");
+        jdbc.update(
+                "UPDATE dispatches SET trace_parent = ? WHERE id = ?",
+                "00-" + trace + "-" + dispatchSpan + "-01",
+                "d-1");
+        CallbackDelivery delivery = delivery(8, 4, new Tracing(spans.openTelemetry()));
+        round(delivery);
+        clock.advance(Duration.ofSeconds(10));
+        round(delivery);
+
+        List<SpanData> attempts = spans.ended();
+        assertThat(attempts).hasSize(2).allSatisfy(span -> {
+            assertThat(span.getName()).isEqualTo(SpanNames.CALLBACK);
+            assertThat(span.getKind()).isEqualTo(SpanKind.CLIENT);
+            assertThat(span.getTraceId()).isEqualTo(trace);
+            assertThat(span.getParentSpanId()).isEqualTo(dispatchSpan);
+        });
+        assertThat(attempts.get(0).getAttributes().get(AttributeKey.longKey(SpanNames.HTTP_STATUS)))
+                .isEqualTo(500L);
+        assertThat(attempts.get(1).getAttributes().get(AttributeKey.longKey(SpanNames.CALLBACK_ATTEMPT)))
+                .isEqualTo(2L);
+        assertThat(receiver.requests()).hasSize(2);
+        for (int i = 0; i < 2; i++) {
+            Receiver.Request request = receiver.requests().get(i);
+            assertThat(request.header("traceparent"))
+                    .isEqualTo("00-" + trace + "-" + attempts.get(i).getSpanId() + "-01");
+            assertThat(Signatures.verifies(request, Signatures.TEST_SECRETS.get(0)))
+                    .isTrue();
+        }
     }
 
     @Test

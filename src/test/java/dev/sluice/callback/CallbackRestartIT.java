@@ -27,6 +27,8 @@ import dev.sluice.store.ResultFiles;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.Signatures;
 import dev.sluice.testsupport.TestStores;
+import dev.sluice.trace.Tracing;
+import io.opentelemetry.api.OpenTelemetry;
 
 /**
  * The outbox outlives the worker: deliveries pending when a worker stops are
@@ -80,7 +82,8 @@ class CallbackRestartIT {
                 senders,
                 4,
                 4,
-                attempt -> {});
+                attempt -> {},
+                new Tracing(OpenTelemetry.noop()));
         return new Worker(dispatches, outbox, delivery);
     }
 

@@ -69,6 +69,6 @@ class FinishWaitsTest {
 
     private static Dispatch record(String id, Dispatch.Status status) {
         return new Dispatch(
-                id, status, "img", Instant.EPOCH, null, null, null, null, null, null, "w", null, false, "fp", 1);
+                id, status, "img", Instant.EPOCH, null, null, null, null, null, null, "w", null, false, "fp", 1, null);
     }
 }

@@ -96,6 +96,16 @@ public class WorkerClient {
         return JSON.readTree(response.body()).path("id").asText();
     }
 
+    /** Submits a dispatch with one more request header (a {@code traceparent}, say), and returns its id. */
+    public String submit(Map<String, ?> request, String header, String value) throws IOException {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(url("/v1/dispatches")))
+                .header("Content-Type", "application/json")
+                .header(header, value)
+                .POST(HttpRequest.BodyPublishers.ofString(json(request))));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        return JSON.readTree(response.body()).path("id").asText();
+    }
+
     /** The dispatch's record. */
     public JsonNode record(String id) throws IOException {
         return JSON.readTree(get("/v1/dispatches/" + id).body());

@@ -94,14 +94,14 @@ public class DispatchIntake {
         try (Phase span = tracing.start(SpanNames.DISPATCH)) {
             span.attribute(SpanNames.TENANT, tenant).attribute(SpanNames.IMAGE, spec.image());
             try {
-                Accepted accepted = accept(tenant, requestedId, spec, fingerprint, recorded, span);
+                Accepted accepted = accept(tenant, requestedId, spec, fingerprint, recorded, span.traceparent());
                 span.attribute(
                                 SpanNames.DISPATCH_ID,
                                 DispatchKey.idOf(accepted.dispatch().id()))
                         .attribute(SpanNames.REPLAYED, !accepted.created());
                 return accepted;
             } catch (RequestRefused e) {
-                span.failed(e.reason().name().toLowerCase(Locale.ROOT));
+                span.failed(refused(e));
                 throw e;
             }
         }
@@ -113,7 +113,7 @@ public class DispatchIntake {
             DispatchSpec spec,
             String fingerprint,
             Consumer<String> recorded,
-            Phase span) {
+            String traceparent) {
         if (!images.allows(spec.image())) {
             throw new RequestRefused(
                     RequestRefused.Reason.IMAGE_NOT_ALLOWED,
@@ -128,7 +128,7 @@ public class DispatchIntake {
         String id = DispatchKey.of(tenant, requestedId != null ? requestedId : newId());
         admit(tenant, 1);
         DispatchStore.NewDispatch record =
-                new DispatchStore.NewDispatch(id, spec, fingerprint, workerId, clock.instant(), span.traceparent());
+                new DispatchStore.NewDispatch(id, spec, fingerprint, workerId, clock.instant(), traceparent);
         boolean inserted;
         try {
             inserted = store.insert(record);
@@ -179,7 +179,7 @@ public class DispatchIntake {
             }
             return accepted;
         } catch (RequestRefused e) {
-            spans.forEach(span -> span.failed(e.reason().name().toLowerCase(Locale.ROOT)));
+            spans.forEach(span -> span.failed(refused(e)));
             throw e;
         } finally {
             spans.forEach(Phase::close);
@@ -224,6 +224,11 @@ public class DispatchIntake {
         }
         records.forEach(this::queue);
         return records.stream().map(this::queued).toList();
+    }
+
+    /** Why a request was refused, in the span's words: the reason's name. */
+    private static String refused(RequestRefused e) {
+        return e.reason().name().toLowerCase(Locale.ROOT);
     }
 
     /** The checks every new dispatch passes before it is recorded, ending with a place for each of {@code n}. */

@@ -31,15 +31,26 @@ public final class Scrape {
                 .asString());
     }
 
-    /** Parses Prometheus' text format. */
+    /**
+     * Parses Prometheus' text format, or OpenMetrics': a sample's exemplar (the
+     * trace of one observation, {@code ... # {trace_id="..."} 0.01}) is left out.
+     */
     public static Scrape of(String text) {
         Map<String, Double> series = new TreeMap<>();
-        text.lines().filter(l -> !l.isBlank() && !l.startsWith("#")).forEach(line -> {
-            int end = line.indexOf('{') >= 0 ? line.lastIndexOf('}') + 1 : line.indexOf(' ');
-            String name = line.substring(0, end).replace(",}", "}");
-            series.put(name, number(line.substring(end).strip().split(" ")[0]));
-        });
+        text.lines()
+                .filter(l -> !l.isBlank() && !l.startsWith("#"))
+                .map(Scrape::withoutExemplar)
+                .forEach(line -> {
+                    int end = line.indexOf('{') >= 0 ? line.lastIndexOf('}') + 1 : line.indexOf(' ');
+                    String name = line.substring(0, end).replace(",}", "}");
+                    series.put(name, number(line.substring(end).strip().split(" ")[0]));
+                });
         return new Scrape(series);
+    }
+
+    private static String withoutExemplar(String line) {
+        int exemplar = line.indexOf(" # {");
+        return exemplar < 0 ? line : line.substring(0, exemplar);
     }
 
     private static double number(String value) {

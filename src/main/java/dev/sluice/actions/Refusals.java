@@ -97,6 +97,12 @@ public class Refusals {
                 plain(421, "artifact-elsewhere", "The artifact is kept by another worker", e.getMessage());
             case TOO_MANY_LOG_READS ->
                 retryLater(429, "too-many-log-reads", "Too many log reads at once", e.getMessage());
+            case TOO_MANY_WAITS ->
+                retryLater(429, "too-many-waits", "Too many calls waiting for their dispatch", e.getMessage());
+            case TOO_MANY_RELAYED_READS ->
+                retryLater(429, "too-many-relayed-reads", "Too many reads relayed at once", e.getMessage());
+            case WORKSPACES_FULL ->
+                retryLater(429, "workspaces-full", "No room for another workspace now", e.getMessage());
             case INVALID_CURSOR ->
                 of(ProblemException.invalid(List.of(Problem.FieldError.of("after", e.getMessage()))));
         };

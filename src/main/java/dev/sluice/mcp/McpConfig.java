@@ -37,4 +37,22 @@ public interface McpConfig {
      * The callback SSRF rules still apply to the hosts listed here.
      */
     Optional<List<String>> callbackAllowedHosts();
+
+    /**
+     * {@code dispatch_subagent} calls waiting for their dispatch at once, every
+     * tenant's together. A wait holds no thread, only its connection and a few
+     * hundred bytes (ADR 0070); past it a call with a {@code wait} is refused with
+     * {@code 429 too-many-waits} before anything is accepted.
+     */
+    @WithDefault("1000")
+    int maxWaits();
+
+    /**
+     * {@code dispatch_subagent} calls of one tenant waiting at once; past it that
+     * tenant's next call with a {@code wait} is refused with
+     * {@code 429 too-many-waits}, so one tenant cannot hold every wait. A quarter
+     * of {@code max-waits}: four tenants can each hold their share.
+     */
+    @WithDefault("250")
+    int maxWaitsPerTenant();
 }

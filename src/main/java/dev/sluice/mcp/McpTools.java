@@ -2,6 +2,9 @@ package dev.sluice.mcp;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -32,6 +35,9 @@ import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 
@@ -111,7 +117,13 @@ class McpTools {
 
     void register(@Observes StartupEvent start) {
         ToolSchemas schemas = new ToolSchemas(json, maxWait, budget.max());
-        register("dispatch_subagent", schemas, CREATES, this::dispatch);
+        tools.newTool("dispatch_subagent")
+                .setDescription(schemas.description("dispatch_subagent"))
+                .setInputSchema(
+                        new JsonObject(schemas.input("dispatch_subagent").toString()))
+                .setAnnotations(CREATES)
+                .setAsyncHandler(this::dispatch)
+                .register();
         register("get_result", schemas, READ_ONLY, this::result);
         register("read_log", schemas, READ_ONLY, this::log);
         register("cancel", schemas, STOPS, this::cancel);
@@ -134,12 +146,17 @@ class McpTools {
         try {
             return ToolResponse.success(tool.answer(arguments(call)));
         } catch (RuntimeException | JsonProcessingException e) {
-            Problem problem = refusals.of(e).problem();
-            try {
-                return ToolResponse.error(json.writeValueAsString(problem));
-            } catch (JsonProcessingException unwritable) {
-                throw new IllegalStateException("a problem always writes", unwritable);
-            }
+            return refusal(e);
+        }
+    }
+
+    private ToolResponse refusal(Throwable e) {
+        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        Problem problem = refusals.of(cause).problem();
+        try {
+            return ToolResponse.error(json.writeValueAsString(problem));
+        } catch (JsonProcessingException unwritable) {
+            throw new IllegalStateException("a problem always writes", unwritable);
         }
     }
 
@@ -157,22 +174,76 @@ class McpTools {
         return object.encode();
     }
 
-    private String dispatch(String arguments) throws JsonProcessingException {
-        ObjectNode request = (ObjectNode) json.readTree(arguments);
+    /**
+     * dispatch_subagent, answered without holding a thread while it waits
+     * (ADR 0070). It is called on the event loop, where only the request's
+     * caller, trace headers and arguments are read; the dispatch is accepted on
+     * a worker thread; the wait is a future the dispatch's end (or the bound)
+     * completes; and the answer is read on a worker thread again. A tenant's
+     * waits held at once are bounded ({@link FinishWaits#hold}).
+     */
+    private Uni<ToolResponse> dispatch(ToolManager.ToolArguments call) {
+        Accepting accepting;
+        Context context;
+        try {
+            HttpServerRequest http = request.getCurrent().request();
+            accepting = new Accepting(
+                    arguments(call), caller(), http.getHeader(Tracing.TRACEPARENT), http.getHeader(Tracing.TRACESTATE));
+            context = Vertx.currentContext();
+            if (context == null) { // the extension calls an asynchronous tool on the request's event loop
+                throw new IllegalStateException("dispatch_subagent was called outside a Vert.x context");
+            }
+        } catch (RuntimeException e) {
+            return Uni.createFrom().item(refusal(e));
+        }
+        return blocking(context, () -> accept(accepting))
+                .chain(waiting -> Uni.createFrom()
+                        .completionStage(waiting.finished())
+                        .chain(() -> blocking(context, () -> answer(waiting)))
+                        .eventually(waiting.release()))
+                .onFailure()
+                .recoverWithItem(this::refusal);
+    }
+
+    /** What the event loop read of a dispatch_subagent call, for the worker thread that accepts it. */
+    private record Accepting(String arguments, Caller caller, String traceparent, String tracestate) {}
+
+    /** An accepted dispatch being waited for, with its tenant's place among the waits. */
+    private record Waiting(
+            Caller caller, String key, boolean created, CompletableFuture<Void> finished, Runnable release) {}
+
+    /** Reads, checks and accepts the call (or replays it), holding a place among the waits when it waits. */
+    private Waiting accept(Accepting call) throws JsonProcessingException {
+        ObjectNode request = (ObjectNode) json.readTree(call.arguments());
         Duration wait = waitBound(request.remove("wait"));
         DispatchRequest parsed = actions.read(request.toString());
         callbacks.check(parsed);
-        Caller caller = caller();
-        DispatchIntake.Accepted accepted;
-        try (Scope trace = trace()) {
-            accepted = actions.create(caller, parsed);
+        Runnable release = wait.isZero() ? () -> {} : waits.hold(call.caller().tenant())::close;
+        try {
+            DispatchIntake.Accepted accepted;
+            try (Scope trace = tracing.enter(call.traceparent(), call.tracestate())) {
+                accepted = actions.create(call.caller(), parsed);
+            }
+            String key = accepted.dispatch().id();
+            return new Waiting(call.caller(), key, accepted.created(), waits.until(key, wait), release);
+        } catch (RuntimeException e) {
+            release.run();
+            throw e;
         }
-        String key = accepted.dispatch().id();
-        waits.await(key, wait);
+    }
+
+    private ToolResponse answer(Waiting waiting) throws JsonProcessingException {
         ObjectNode out = json.createObjectNode();
-        out.put("replayed", !accepted.created());
-        out.set("digest", budget.tree(actions.digest(caller, caller.name(key))));
-        return budget.small(out);
+        out.put("replayed", !waiting.created());
+        Caller caller = waiting.caller();
+        out.set("digest", budget.tree(actions.digest(caller, caller.name(waiting.key()))));
+        return ToolResponse.success(budget.small(out));
+    }
+
+    /** {@code work} on a worker thread of the request's context, never on its event loop. */
+    private static <T> Uni<T> blocking(Context context, Callable<T> work) {
+        return Uni.createFrom()
+                .completionStage(() -> context.executeBlocking(work, false).toCompletionStage());
     }
 
     /** How long to wait: whole seconds from 0 to sluice.mcp.max-wait; 0 when absent. */

@@ -1,70 +1,124 @@
 package dev.sluice.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
+import dev.sluice.concurrent.SharedPool;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchFinished;
+import dev.sluice.record.RequestRefused;
 
 /**
- * dispatch_subagent's wait: it ends when the dispatch's end is announced,
- * never misses an end that came before it began, and otherwise answers with
- * the record as it is once its bound has passed. The timeouts only keep a
- * broken wait from hanging the build; nothing here measures time.
+ * dispatch_subagent's wait (ADR 0070): a future that the announcement of the
+ * dispatch's end completes, or its bound; it never misses an end that came
+ * before it began, holds no thread, and a tenant holds at most its share of
+ * the waits. The bound is a timer the test fires itself: nothing here sleeps
+ * or measures time.
  */
 class FinishWaitsTest {
 
     private final AtomicReference<Dispatch.Status> status = new AtomicReference<>(Dispatch.Status.RUNNING);
     private final AtomicInteger reads = new AtomicInteger();
-    private final FinishWaits waits = new FinishWaits(id -> {
-        reads.incrementAndGet();
-        return record(id, status.get());
-    });
+    /** The bounds set and not cancelled, in order: each fires when the test runs it. */
+    private final List<Runnable> timers = new ArrayList<>();
+
+    private final AtomicInteger cancelled = new AtomicInteger();
+    private final FinishWaits waits = new FinishWaits(
+            id -> {
+                reads.incrementAndGet();
+                return record(id, status.get());
+            },
+            (delay, task) -> {
+                timers.add(task);
+                return cancelled::incrementAndGet;
+            },
+            new SharedPool(3, 2));
 
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    void theAnnouncementEndsTheWait() throws Exception {
-        CompletableFuture<Dispatch> waiting =
-                CompletableFuture.supplyAsync(() -> waits.await("d-1", Duration.ofHours(1)));
-        // Announce only once the waiter has read the record, so it is registered.
-        while (reads.get() == 0) {
-            Thread.onSpinWait();
-        }
-        status.set(Dispatch.Status.SUCCEEDED);
+    void theAnnouncementEndsTheWaitAndCancelsItsBound() {
+        CompletableFuture<Void> wait = waits.until("d-1", Duration.ofHours(1));
+        assertThat(wait).isNotDone();
+        assertThat(waits.waiting()).isEqualTo(1);
+
         waits.finished(new DispatchFinished("d-1", Dispatch.Status.SUCCEEDED, null, null, null));
 
-        assertThat(waiting.get().status()).isEqualTo(Dispatch.Status.SUCCEEDED);
+        assertThat(wait).isCompleted();
+        assertThat(cancelled.get()).isEqualTo(1);
+        assertThat(waits.waiting()).isZero();
     }
 
     @Test
-    @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void anEndBeforeTheWaitIsSeenWithoutAnAnnouncement() {
         status.set(Dispatch.Status.FAILED);
 
-        assertThat(waits.await("d-1", Duration.ofHours(1)).status()).isEqualTo(Dispatch.Status.FAILED);
+        assertThat(waits.until("d-1", Duration.ofHours(1))).isCompleted();
+        assertThat(waits.waiting()).isZero();
     }
 
     @Test
     void anotherDispatchsEndDoesNotEndTheWaitAndTheBoundDoes() {
+        CompletableFuture<Void> wait = waits.until("d-1", Duration.ofSeconds(40));
         waits.finished(new DispatchFinished("d-2", Dispatch.Status.SUCCEEDED, null, null, null));
+        assertThat(wait).isNotDone();
 
-        assertThat(waits.await("d-1", Duration.ofMillis(50)).status()).isEqualTo(Dispatch.Status.RUNNING);
-        assertThat(reads.get()).isEqualTo(2); // before waiting, and once the bound passed
+        timers.get(0).run();
+
+        assertThat(wait).isCompleted();
+        assertThat(waits.waiting()).isZero();
+        assertThat(reads.get()).isEqualTo(1); // once after registering; the answer reads the record again
     }
 
     @Test
-    void noWaitReadsOnce() {
-        assertThat(waits.await("d-1", Duration.ZERO).status()).isEqualTo(Dispatch.Status.RUNNING);
-        assertThat(reads.get()).isEqualTo(1);
+    void oneAnnouncementEndsEveryWaitOfItsDispatch() {
+        List<CompletableFuture<Void>> replays = new ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            replays.add(waits.until("d-1", Duration.ofSeconds(40)));
+        }
+        assertThat(waits.waiting()).isEqualTo(250);
+
+        waits.finished(new DispatchFinished("d-1", Dispatch.Status.CANCELLED, null, null, null));
+
+        assertThat(replays).allMatch(CompletableFuture::isDone);
+        assertThat(waits.waiting()).isZero();
+    }
+
+    @Test
+    void noWaitReadsNothingAndSetsNoBound() {
+        assertThat(waits.until("d-1", Duration.ZERO)).isCompleted();
+        assertThat(reads.get()).isZero();
+        assertThat(timers).isEmpty();
+    }
+
+    @Test
+    void aTenantHoldsItsShareOfTheWaitsAndAnotherStillWaits() {
+        FinishWaits.Held first = waits.hold("noisy");
+        waits.hold("noisy");
+
+        assertThatThrownBy(() -> waits.hold("noisy")).isInstanceOfSatisfying(RequestRefused.class, e -> {
+            assertThat(e.reason()).isEqualTo(RequestRefused.Reason.TOO_MANY_WAITS);
+            assertThat(e.getMessage()).contains("sluice.mcp.max-waits-per-tenant");
+        });
+        FinishWaits.Held quiet = waits.hold("quiet");
+        // Three are held: the worker's bound refuses a fourth, whoever asks.
+        assertThatThrownBy(() -> waits.hold("other"))
+                .isInstanceOfSatisfying(
+                        RequestRefused.class, e -> assertThat(e.getMessage()).contains("sluice.mcp.max-waits "));
+
+        first.close();
+        first.close(); // given back once, however often closed
+        quiet.close();
+        assertThat(waits.hold("noisy")).isNotNull();
+        assertThat(waits.hold("quiet")).isNotNull();
     }
 
     private static Dispatch record(String id, Dispatch.Status status) {

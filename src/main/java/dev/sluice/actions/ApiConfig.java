@@ -70,4 +70,34 @@ public interface ApiConfig {
      */
     @WithDefault("30s")
     Duration logWriteTimeout();
+
+    /**
+     * Log range reads of one tenant served at once, through the API and MCP
+     * together; past it that tenant's next read is refused with
+     * {@code 429 too-many-log-reads} while other tenants still read (ADR 0070).
+     * Half of {@code max-log-reads}: a tenant that holds its share leaves as
+     * many to the others.
+     */
+    @WithDefault("16")
+    int maxLogReadsPerTenant();
+
+    /**
+     * Reads relayed at once to the replicas running their dispatches (ADR 0065),
+     * every tenant's together: log ranges, artifacts and event streams, each
+     * from its request to the end of its relayed body. Each holds a connection
+     * to the other replica (the relay keeps 256 at most) and, for an event
+     * stream, a thread; past it a read that would be relayed is refused with
+     * {@code 429 too-many-relayed-reads}.
+     */
+    @WithDefault("128")
+    int maxRelayedReads();
+
+    /**
+     * Reads of one tenant relayed at once to other replicas; past it that
+     * tenant's next relayed read is refused with {@code 429 too-many-relayed-reads}
+     * while other tenants' are still relayed (ADR 0070). A quarter of
+     * {@code max-relayed-reads}.
+     */
+    @WithDefault("32")
+    int maxRelayedReadsPerTenant();
 }

@@ -204,8 +204,10 @@ public class DispatchActions {
                 ? (int) Math.min(max, defaultLimit)
                 : QueryParams.intIn("limit", limit, 1, max);
         int read = Math.min(size, most);
-        return logReads.open(() -> owners.log(key, id, stream, from, read, relay)
-                .orElseGet(() -> logs.read(key, stream.equals("stdout"), from, read)));
+        return logReads.open(
+                caller.tenant(),
+                () -> owners.log(caller.tenant(), key, id, stream, from, read, relay)
+                        .orElseGet(() -> logs.read(key, stream.equals("stdout"), from, read)));
     }
 
     /** A range read's limit when the request names none: {@code sluice.api.default-log-range}. */

@@ -31,7 +31,8 @@ import dev.sluice.worker.WorkerConfig;
  * container, the log in its engine, its artifacts on its disk and its live
  * events are that replica's alone. The caller's tenant is checked here first
  * (another tenant's dispatch is not found, as an unknown one), and again by
- * the owner, which gets the caller's own credentials. Each read answers
+ * the owner, which gets the caller's own credentials. The reads relayed at
+ * once are bounded per tenant ({@link RelayedReads}). Each read answers
  * empty when it is to be answered here: this worker runs the dispatch, the
  * store is the embedded one, or the request is itself a relay.
  */
@@ -50,6 +51,7 @@ public class OwnerReads {
     private final Duration streamIdle;
     private final Duration retryAfter;
     private final ObjectMapper json;
+    private final RelayedReads relayed;
 
     @Inject
     OwnerReads(
@@ -59,7 +61,8 @@ public class OwnerReads {
             Worker worker,
             WorkerConfig config,
             DispatchConfig dispatch,
-            ObjectMapper json) {
+            ObjectMapper json,
+            ApiConfig api) {
         this.queries = queries;
         this.peers = peers;
         this.reads = reads;
@@ -67,6 +70,7 @@ public class OwnerReads {
         this.streamIdle = config.lease();
         this.retryAfter = dispatch.retryAfter();
         this.json = json;
+        this.relayed = new RelayedReads(api.maxRelayedReads(), api.maxRelayedReadsPerTenant());
     }
 
     /** The worker to relay a read of {@code d} to; empty when it is answered here. */
@@ -78,7 +82,7 @@ public class OwnerReads {
     }
 
     /** A log range of a dispatch another live replica ran, from that replica; gone with a replica that is not. */
-    Optional<LogRange> log(String key, String name, String stream, long offset, int limit, Relay relay) {
+    Optional<LogRange> log(String tenant, String key, String name, String stream, long offset, int limit, Relay relay) {
         Dispatch d = queries.get(key);
         Optional<Peers.Peer> owner = d.containerId() == null ? Optional.empty() : owner(d, relay);
         if (owner.isEmpty()) {
@@ -91,7 +95,8 @@ public class OwnerReads {
                             + ", which is no longer running; its container and log were on that worker's engine");
         }
         String path = dispatchPath(name) + "/logs/" + stream + "?offset=" + offset + "&limit=" + limit;
-        PeerReads.Answer.Served served = served(d, reads.get(d.workerId(), path, relay.headers()));
+        PeerReads.Answer.Served served =
+                served(d, relayed.read(tenant, () -> reads.get(d.workerId(), path, relay.headers())));
         if (served == null) {
             throw new RequestRefused(
                     RequestRefused.Reason.LOG_GONE, "worker " + d.workerId() + ", which ran it, has just stopped");
@@ -128,7 +133,8 @@ public class OwnerReads {
             return Optional.empty(); // DispatchArtifacts says what is here, or that it went with its worker
         }
         String path = dispatchPath(id) + "/artifacts/" + encodedName;
-        return Optional.ofNullable(served(d, reads.get(d.workerId(), path, relay.headers())));
+        return Optional.ofNullable(served(
+                d, relayed.read(caller.tenant(), () -> reads.get(d.workerId(), path, relay.headers()))));
     }
 
     /**
@@ -144,8 +150,11 @@ public class OwnerReads {
         }
         Map<String, String> headers = relay.headers();
         headers.put("Accept", "text/event-stream");
-        PeerReads.Answer.Served served =
-                served(d, reads.get(d.workerId(), dispatchPath(id) + "/events", headers, streamIdle));
+        PeerReads.Answer.Served served = served(
+                d,
+                relayed.read(
+                        caller.tenant(),
+                        () -> reads.get(d.workerId(), dispatchPath(id) + "/events", headers, streamIdle)));
         if (served != null && served.status() != 200) {
             throw relayed(d, served);
         }

@@ -50,4 +50,19 @@ public record ApiSettings(Optional<List<String>> tokens, Optional<List<String>> 
     public Duration logWriteTimeout() {
         return Duration.ofSeconds(30);
     }
+
+    @Override
+    public int maxLogReadsPerTenant() {
+        return 16;
+    }
+
+    @Override
+    public int maxRelayedReads() {
+        return 128;
+    }
+
+    @Override
+    public int maxRelayedReadsPerTenant() {
+        return 32;
+    }
 }

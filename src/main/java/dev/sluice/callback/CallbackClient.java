@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.SocketException;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -22,10 +24,14 @@ import javax.net.ssl.SSLException;
 
 import org.apache.hc.client5.http.classic.methods.HttpPost;
 import org.apache.hc.client5.http.entity.GzipCompressingEntity;
+import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.routing.RoutingSupport;
 import org.apache.hc.core5.http.ConnectionClosedException;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.http.HttpHost;
 import org.apache.hc.core5.http.NoHttpResponseException;
 import org.apache.hc.core5.http.io.entity.InputStreamEntity;
 
@@ -34,8 +40,8 @@ import dev.sluice.outbound.GuardedHttpClients;
 
 /**
  * One POST of a callback. It never follows redirects, never retries on its own
- * and uses no proxy; it connects only to addresses the {@link GuardedDnsResolver}
- * permits; and an attempt is cut at the attempt timeout however slowly the
+ * and uses no proxy; it connects only to the address the {@link GuardedDnsResolver}
+ * permitted when its {@link #target} was resolved; and an attempt is cut at the attempt timeout however slowly the
  * receiver answers.
  */
 final class CallbackClient implements AutoCloseable {
@@ -65,8 +71,23 @@ final class CallbackClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Where an attempt goes: the address its URL's host resolved to, which
+     * the guard permits and which the attempt connects to, or the failure
+     * that leaves it nowhere to go.
+     */
+    sealed interface Target {
+
+        /** The URL, and the address its connection is pinned to. */
+        record Address(URI url, HttpHost host, InetSocketAddress address) implements Target {}
+
+        /** The host did not resolve, or only to addresses callbacks may not reach. */
+        record Nowhere(Attempt failure) implements Target {}
+    }
+
     private static final int MAX_DISCARDED_BODY = 64 * 1024;
 
+    private final GuardedDnsResolver resolver;
     private final CloseableHttpClient http;
     private final ScheduledExecutorService timer;
     private final Duration attemptTimeout;
@@ -80,6 +101,7 @@ final class CallbackClient implements AutoCloseable {
             ScheduledExecutorService timer) {
         this.timer = timer;
         this.attemptTimeout = attemptTimeout;
+        this.resolver = resolver;
         this.http = GuardedHttpClients.create(
                 resolver,
                 connectTimeout,
@@ -103,8 +125,38 @@ final class CallbackClient implements AutoCloseable {
         }
     }
 
-    Attempt post(URI url, Map<String, String> headers, Body body) {
-        HttpPost post = new HttpPost(url);
+    /**
+     * Resolves the URL's host through the guard, once: the attempt connects
+     * to the first address it permits and to no other, so the address a
+     * delivery's slot is counted at is the one it reaches (ADR 0070).
+     */
+    Target target(URI url) {
+        HttpHost named;
+        try {
+            named = RoutingSupport.determineHost(new HttpPost(url));
+        } catch (HttpException | RuntimeException e) {
+            return new Target.Nowhere(
+                    new Attempt(null, Optional.empty(), Failure.UNRESOLVED, "not a URL of a host", 0));
+        }
+        InetAddress[] permitted;
+        try {
+            permitted = resolver.resolve(named.getHostName());
+        } catch (IOException e) {
+            Failure failure = classify(e);
+            return new Target.Nowhere(new Attempt(null, Optional.empty(), failure, detail(failure, e), 0));
+        }
+        int port = DefaultSchemePortResolver.INSTANCE.resolve(named);
+        return new Target.Address(
+                url,
+                new HttpHost(named.getSchemeName(), permitted[0], named.getHostName(), port),
+                new InetSocketAddress(permitted[0], port));
+    }
+
+    Attempt post(Target target, Map<String, String> headers, Body body) {
+        if (!(target instanceof Target.Address to)) {
+            return ((Target.Nowhere) target).failure();
+        }
+        HttpPost post = new HttpPost(to.url());
         headers.forEach(post::setHeader);
         InputStream content;
         try {
@@ -118,7 +170,7 @@ final class CallbackClient implements AutoCloseable {
         // The socket timeout bounds each read; this bounds the whole attempt.
         ScheduledFuture<?> deadline = timer.schedule(post::cancel, attemptTimeout.toMillis(), TimeUnit.MILLISECONDS);
         try {
-            return http.execute(post, response -> {
+            return http.execute(to.host(), post, response -> {
                 discardBody(
                         response.getEntity() == null
                                 ? null

@@ -46,7 +46,12 @@ public interface CallbackConfig {
     @WithDefault("32")
     int maxConcurrent();
 
-    /** Deliveries in flight at once to one receiving host, so a slow receiver cannot starve the others. */
+    /**
+     * Deliveries of one tenant in flight at once to one receiving address, so a
+     * slow receiver cannot starve the others (ADR 0070). The address is the one
+     * connected to, after the URL's host is resolved: many names for one address
+     * share it.
+     */
     @WithDefault("4")
     int maxPerHost();
 
@@ -65,4 +70,14 @@ public interface CallbackConfig {
     /** The longest Retry-After honoured; a receiver cannot park a delivery for longer. */
     @WithDefault("24h")
     Duration maxRetryAfter();
+
+    /**
+     * Deliveries of one tenant in flight at once, of {@code max-concurrent}; the
+     * outbox is claimed tenant by tenant within it, so one tenant's slow
+     * receivers never keep another tenant's results waiting (ADR 0070). A
+     * delivery past it waits in the outbox for a free slot. Half of
+     * {@code max-concurrent}.
+     */
+    @WithDefault("16")
+    int maxConcurrentPerTenant();
 }

@@ -9,12 +9,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 
 import org.jboss.logging.Logger;
@@ -34,8 +31,10 @@ import io.opentelemetry.api.trace.SpanKind;
  * it, and records the outcome with the time of the next attempt. Only 2xx
  * delivers; 410 gives up at once; anything else is tried again on the
  * schedule (never before a Retry-After) until the round is exhausted and the
- * delivery is dead-lettered. A receiving host gets at most {@code maxPerHost}
- * attempts at once, so one slow receiver cannot hold every sender.
+ * delivery is dead-lettered. Senders are shared per tenant, and a tenant gets
+ * at most {@code maxPerHost} attempts at once at one receiving address
+ * ({@link DeliverySlots}, ADR 0070), so one tenant's slow receiver holds
+ * neither every sender nor another tenant's.
  */
 public final class CallbackDelivery {
 
@@ -50,9 +49,7 @@ public final class CallbackDelivery {
     private final String worker;
     private final Duration lease;
     private final ExecutorService senders;
-    private final Semaphore capacity;
-    private final int maxPerHost;
-    private final Map<String, Semaphore> hosts = new ConcurrentHashMap<>();
+    private final DeliverySlots slots;
     private final Consumer<DeliveryAttempted> attempted;
     private final Tracing tracing;
 
@@ -66,8 +63,7 @@ public final class CallbackDelivery {
             String worker,
             Duration attemptTimeout,
             ExecutorService senders,
-            int maxConcurrent,
-            int maxPerHost,
+            DeliverySlots slots,
             Consumer<DeliveryAttempted> attempted,
             Tracing tracing) {
         this.outbox = outbox;
@@ -80,8 +76,7 @@ public final class CallbackDelivery {
         // A claim outlives any attempt, so it is only ever taken over from a worker that died.
         this.lease = attemptTimeout.multipliedBy(2).plusSeconds(30);
         this.senders = senders;
-        this.capacity = new Semaphore(maxConcurrent);
-        this.maxPerHost = maxPerHost;
+        this.slots = slots;
         this.attempted = attempted;
         this.tracing = tracing;
     }
@@ -98,43 +93,61 @@ public final class CallbackDelivery {
         }
     }
 
-    /** Claims due deliveries up to the free capacity and starts them; returns how many it started. */
+    /**
+     * Claims due deliveries up to the free slots, each tenant's within its
+     * room, and starts them; returns how many it started.
+     */
     public int sendDue() {
-        int free = capacity.availablePermits();
-        if (free == 0) {
+        int free = slots.free();
+        if (free <= 0) {
             return 0;
         }
         Instant now = clock.instant();
-        List<CallbackStore.Due> due = outbox.claim(now, free, worker, now.plus(lease));
+        List<CallbackStore.Due> due = outbox.claim(now, free, slots::room, worker, now.plus(lease));
         int started = 0;
         for (CallbackStore.Due d : due) {
-            Semaphore host = hosts.computeIfAbsent(hostOf(d.url()), h -> new Semaphore(maxPerHost));
-            if (!host.tryAcquire()) {
-                outbox.release(d, worker); // its host is busy: leave it for the next round
-                continue;
-            }
-            if (!capacity.tryAcquire()) {
-                host.release();
+            if (!slots.take(d.tenant())) { // another round took the room meanwhile: leave it for the next
                 outbox.release(d, worker);
                 continue;
             }
             started++;
             senders.execute(LogScope.wrap(d.subject(), () -> {
                 try {
-                    attempt(d);
+                    send(d);
                 } catch (RuntimeException e) {
                     // The claim lapses and the delivery is tried again; nothing is lost.
                     LOG.errorf("callback %s: attempt could not be recorded: %s", d.webhookId(), e.getMessage());
                 } finally {
-                    host.release();
-                    capacity.release();
+                    slots.give(d.tenant());
                 }
             }));
         }
         return started;
     }
 
-    private void attempt(CallbackStore.Due due) {
+    /**
+     * Resolves where the delivery goes, on its sender's thread (a name may
+     * be slow to resolve), and attempts it unless its tenant already holds
+     * every slot at that address: then it goes back to the outbox.
+     */
+    private void send(CallbackStore.Due due) {
+        CallbackClient.Target target = client.target(URI.create(due.url()));
+        if (!(target instanceof CallbackClient.Target.Address to)) {
+            attempt(due, target); // recorded as the failure it is
+            return;
+        }
+        if (!slots.takeAddress(due.tenant(), to.address())) {
+            outbox.release(due, worker);
+            return;
+        }
+        try {
+            attempt(due, target);
+        } finally {
+            slots.giveAddress(due.tenant(), to.address());
+        }
+    }
+
+    private void attempt(CallbackStore.Due due, CallbackClient.Target target) {
         // A group's messages have no dispatch to ask for an encoding: they travel as they are.
         Optional<DispatchStore.CallbackBody> stored = due.dispatchId() != null
                 ? dispatches.callbackBody(due.dispatchId())
@@ -149,11 +162,12 @@ public final class CallbackDelivery {
                 Phase span = tracing.withinTrace(SpanNames.CALLBACK, SpanKind.CLIENT)) {
             span.attribute(SpanNames.WEBHOOK_ID, due.webhookId())
                     .attribute(SpanNames.CALLBACK_ATTEMPT, due.roundAttempts() + 1);
-            attempt(due, stored.get(), span);
+            attempt(due, target, stored.get(), span);
         }
     }
 
-    private void attempt(CallbackStore.Due due, DispatchStore.CallbackBody stored, Phase span) {
+    private void attempt(
+            CallbackStore.Due due, CallbackClient.Target target, DispatchStore.CallbackBody stored, Phase span) {
         StoredBody body = stored.body();
         long timestamp = clock.instant().getEpochSecond();
         String signature;
@@ -173,8 +187,8 @@ public final class CallbackDelivery {
         }
         // Streamed from where the store keeps it: a body is never held whole for sending.
         // The signature is over the body itself; gzip is only how it travels (Content-Encoding).
-        CallbackClient.Attempt attempt = client.post(
-                URI.create(due.url()), headers, new CallbackClient.Body(body.size(), body::open, stored.gzip()));
+        CallbackClient.Attempt attempt =
+                client.post(target, headers, new CallbackClient.Body(body.size(), body::open, stored.gzip()));
         CrashPoint.DURING_DELIVERY.reached();
         CallbackStore.Outcome outcome = outcome(due, attempt);
         outbox.record(due, worker, outcome);
@@ -242,11 +256,6 @@ public final class CallbackDelivery {
             return attempt.failure().reason;
         }
         return attempt.status() >= 300 && attempt.status() < 400 ? "redirect" : "http_" + attempt.status() / 100 + "xx";
-    }
-
-    private static String hostOf(String url) {
-        URI uri = URI.create(url);
-        return (uri.getHost() + ":" + uri.getPort()).toLowerCase(Locale.ROOT);
     }
 
     /** Scheme, host, port and path: a query string may carry a receiver's token. */

@@ -97,7 +97,9 @@ class CallbackProducer {
                 config.connectTimeout(),
                 config.attemptTimeout(),
                 config.maxConcurrent(),
-                config.maxPerHost(),
+                // The slots bound what one tenant sends to one address (DeliverySlots); the pool lets every slot
+                // have its connection, so no attempt ever waits in it for one.
+                config.maxConcurrent(),
                 deadlines);
     }
 
@@ -125,8 +127,7 @@ class CallbackProducer {
                 worker.id(),
                 config.attemptTimeout(),
                 senders,
-                config.maxConcurrent(),
-                config.maxPerHost(),
+                new DeliverySlots(config.maxConcurrent(), config.maxConcurrentPerTenant(), config.maxPerHost()),
                 attempts::fire,
                 tracing);
     }

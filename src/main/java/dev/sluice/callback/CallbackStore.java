@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -33,10 +34,10 @@ public class CallbackStore implements Outbox {
     }
 
     /**
-     * A claimed delivery: its row, and the dispatch whose stored result it
-     * sends, or {@code null} for a stored message.
+     * A claimed delivery: its row, the dispatch whose stored result it sends
+     * ({@code null} for a stored message), and the tenant whose share it takes.
      */
-    record Due(long id, String dispatchId, String webhookId, String url, int roundAttempts) {
+    record Due(long id, String dispatchId, String webhookId, String url, int roundAttempts, String tenant) {
 
         /** What its log lines are about: the dispatch, or the message. */
         String subject() {
@@ -93,8 +94,8 @@ public class CallbackStore implements Outbox {
     @Override
     public void enqueue(Jdbc.Tx tx, String dispatchId, Instant finishedAt) {
         tx.update(
-                "INSERT INTO callback_outbox (dispatch_id, webhook_id, url, state, next_attempt_at, created_at) "
-                        + "SELECT id, ?, callback_url, 'pending', ?, ? FROM dispatches WHERE id = ? "
+                "INSERT INTO callback_outbox (dispatch_id, tenant, webhook_id, url, state, next_attempt_at, created_at) "
+                        + "SELECT id, tenant, ?, callback_url, 'pending', ?, ? FROM dispatches WHERE id = ? "
                         + "AND callback_url IS NOT NULL",
                 webhookId(dispatchId),
                 firstAttempt.get(),
@@ -103,13 +104,15 @@ public class CallbackStore implements Outbox {
     }
 
     /**
-     * Queues a stored message for {@code url}, in the transaction that decided
-     * to send it; its first attempt is due as a result's would be.
+     * Queues a stored message of {@code tenant} for {@code url}, in the
+     * transaction that decided to send it; its first attempt is due as a
+     * result's would be.
      */
-    public void enqueueMessage(Jdbc.Tx tx, String webhookId, String url, byte[] body, Instant at) {
+    public void enqueueMessage(Jdbc.Tx tx, String tenant, String webhookId, String url, byte[] body, Instant at) {
         tx.update(
-                "INSERT INTO callback_outbox (webhook_id, url, body, state, next_attempt_at, created_at) "
-                        + "VALUES (?, ?, ?, 'pending', ?, ?)",
+                "INSERT INTO callback_outbox (tenant, webhook_id, url, body, state, next_attempt_at, created_at) "
+                        + "VALUES (?, ?, ?, ?, 'pending', ?, ?)",
+                tenant,
                 webhookId,
                 url,
                 body,
@@ -135,18 +138,50 @@ public class CallbackStore implements Outbox {
         return jdbc.one("SELECT body FROM callback_outbox WHERE id = ?", row -> StoredBody.of(row.bytes("body")), id);
     }
 
-    /** Claims up to {@code limit} due deliveries for {@code worker} until {@code leaseUntil}, the longest due first. */
+    /** Claims up to {@code limit} due deliveries for {@code worker} until {@code leaseUntil}, whoever's they are. */
     List<Due> claim(Instant now, int limit, String worker, Instant leaseUntil) {
+        return claim(now, limit, tenant -> limit, worker, leaseUntil);
+    }
+
+    /**
+     * Claims up to {@code limit} due deliveries for {@code worker} until
+     * {@code leaseUntil}, at most {@code room} of each tenant's (ADR 0070):
+     * tenant by tenant, the tenant whose delivery has been due longest first,
+     * and within a tenant the longest due first. However many of one tenant's
+     * are due, they never stand before another tenant's in the claim.
+     */
+    List<Due> claim(Instant now, int limit, ToLongFunction<String> room, String worker, Instant leaseUntil) {
         return jdbc.transaction("claim callbacks", tx -> {
-            List<Due> due = tx.query(
-                    "SELECT id, dispatch_id, webhook_id, url, round_attempts FROM callback_outbox "
-                            + "WHERE state = 'pending' AND next_attempt_at <= ? "
-                            + "AND (claimed_until IS NULL OR claimed_until < ?) "
-                            + "ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED",
-                    row -> new Due(row.number(1), row.string(2), row.string(3), row.string(4), (int) row.number(5)),
+            List<String> tenants = tx.query(
+                    "SELECT tenant, MIN(next_attempt_at) FROM callback_outbox WHERE state = 'pending' "
+                            + "AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?) "
+                            + "GROUP BY tenant ORDER BY MIN(next_attempt_at), tenant",
+                    row -> row.string(1),
                     now,
-                    now,
-                    limit);
+                    now);
+            List<Due> due = new ArrayList<>();
+            for (String tenant : tenants) {
+                long take = Math.min(room.applyAsLong(tenant), limit - due.size());
+                if (take <= 0) {
+                    continue;
+                }
+                due.addAll(tx.query(
+                        "SELECT id, dispatch_id, webhook_id, url, round_attempts, tenant FROM callback_outbox "
+                                + "WHERE state = 'pending' AND tenant = ? AND next_attempt_at <= ? "
+                                + "AND (claimed_until IS NULL OR claimed_until < ?) "
+                                + "ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED",
+                        row -> new Due(
+                                row.number(1),
+                                row.string(2),
+                                row.string(3),
+                                row.string(4),
+                                (int) row.number(5),
+                                row.string(6)),
+                        tenant,
+                        now,
+                        now,
+                        take));
+            }
             tx.batch(
                     "UPDATE callback_outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?",
                     due.stream()

@@ -74,7 +74,7 @@ class CallbackWarmUp {
         Duration second = Duration.ofSeconds(1);
         try (CallbackClient client = new CallbackClient(refusing, second, second, 1, 1, timer)) {
             return client.post(
-                    NOWHERE,
+                    client.target(NOWHERE),
                     headers,
                     new CallbackClient.Body(BODY.length, () -> new ByteArrayInputStream(BODY), false));
         } catch (IOException e) {

@@ -10,6 +10,7 @@ import org.jboss.logging.Logger;
 
 import dev.sluice.callback.CallbackStore;
 import dev.sluice.callback.MessageQueued;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.store.Jdbc;
 
 /**
@@ -59,7 +60,13 @@ final class GroupBatcher {
                 @Override
                 public void queue(Jdbc.Tx tx, GroupBatches.Group group, List<GroupBatches.Message> messages) {
                     for (GroupBatches.Message m : messages) {
-                        outbox.enqueueMessage(tx, m.webhookId(), group.callbackUrl(), m.body(), now);
+                        outbox.enqueueMessage(
+                                tx,
+                                DispatchKey.tenantOf(group.id()),
+                                m.webhookId(),
+                                group.callbackUrl(),
+                                m.body(),
+                                now);
                         LOG.infof("group %s: queued %s, %d bytes", group.id(), m.webhookId(), m.body().length);
                     }
                 }

@@ -55,7 +55,7 @@ class CallbackClientTest {
     }
 
     private CallbackClient.Attempt post(String url) {
-        return client.post(URI.create(url), Map.of("webhook-id", "msg_x"), body("{\"a\":1}"));
+        return client.post(client.target(URI.create(url)), Map.of("webhook-id", "msg_x"), body("{\"a\":1}"));
     }
 
     private static CallbackClient.Body body(String json) {
@@ -113,6 +113,30 @@ class CallbackClientTest {
         assertThat(canary.connections()).isZero();
     }
 
+    /**
+     * The address a name resolved to is the one connected to, and the one a
+     * delivery's slot is counted at (ADR 0070); the request still names the
+     * host it was sent to.
+     */
+    @Test
+    void anAttemptConnectsToTheAddressItsTargetResolvedAndNamesItsHost() {
+        CallbackClient.Target target = client.target(URI.create("http://mixed.test:" + receiver.port() + "/hook"));
+        assertThat(target)
+                .isInstanceOfSatisfying(
+                        CallbackClient.Target.Address.class,
+                        a -> assertThat(a.address())
+                                .isEqualTo(new java.net.InetSocketAddress("127.0.0.1", receiver.port())));
+        CallbackClient.Target literal = client.target(URI.create(receiver.url("/hook")));
+        assertThat(((CallbackClient.Target.Address) literal).address())
+                .isEqualTo(((CallbackClient.Target.Address) target).address());
+
+        assertThat(client.post(target, Map.of(), body("{}")).delivered()).isTrue();
+        assertThat(receiver.requests())
+                .singleElement()
+                .satisfies(r -> assertThat(r.header("host")).isEqualTo("mixed.test:" + receiver.port()));
+        assertThat(canary.connections()).isZero();
+    }
+
     @Test
     void aLiteralRefusedAddressIsNeverConnectedEither() {
         CallbackClient.Attempt a = post(canary.url("/hook"));
@@ -132,8 +156,8 @@ class CallbackClientTest {
                 8,
                 4,
                 timer)) {
-            CallbackClient.Attempt a =
-                    patient.post(URI.create("http://127.0.0.1:" + port + "/hook"), Map.of(), body("{}"));
+            CallbackClient.Attempt a = patient.post(
+                    patient.target(URI.create("http://127.0.0.1:" + port + "/hook")), Map.of(), body("{}"));
             assertThat(a.failure()).isEqualTo(CallbackClient.Failure.CONNECT);
         }
     }

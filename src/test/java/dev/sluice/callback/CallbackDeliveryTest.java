@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -59,12 +60,27 @@ class CallbackDeliveryTest {
     }
 
     private CallbackDelivery delivery(int maxConcurrent, int maxPerHost) {
-        return delivery(maxConcurrent, maxPerHost, new Tracing(OpenTelemetry.noop()));
+        return delivery(new DeliverySlots(maxConcurrent, maxConcurrent, maxPerHost));
+    }
+
+    private CallbackDelivery delivery(DeliverySlots slots) {
+        return delivery(slots, new Tracing(OpenTelemetry.noop()));
     }
 
     private CallbackDelivery delivery(int maxConcurrent, int maxPerHost, Tracing tracing) {
+        return delivery(new DeliverySlots(maxConcurrent, maxConcurrent, maxPerHost), tracing);
+    }
+
+    /** Test names: both are the receiver's loopback address. */
+    private static InetAddress[] lookup(String host) throws java.net.UnknownHostException {
+        return host.endsWith(".test")
+                ? new InetAddress[] {InetAddress.getByName("127.0.0.1")}
+                : InetAddress.getAllByName(host);
+    }
+
+    private CallbackDelivery delivery(DeliverySlots slots, Tracing tracing) {
         CallbackClient client = new CallbackClient(
-                new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")), InetAddress::getAllByName),
+                new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")), CallbackDeliveryTest::lookup),
                 Duration.ofSeconds(2),
                 Duration.ofSeconds(2),
                 4,
@@ -80,14 +96,17 @@ class CallbackDeliveryTest {
                 "worker-1",
                 Duration.ofSeconds(2),
                 senders,
-                maxConcurrent,
-                maxPerHost,
+                slots,
                 attempted::add,
                 tracing);
     }
 
     private void finished(String id) {
-        dispatches.queued(id, receiver.url("/hook/" + id), "worker-1", T0);
+        finished(id, receiver.url("/hook/" + id));
+    }
+
+    private void finished(String id, String callbackUrl) {
+        dispatches.queued(id, callbackUrl, "worker-1", T0);
         assertThat(dispatches.finish(StoredDispatches.result(id, Dispatch.Status.SUCCEEDED, "answer\n", T0)))
                 .isTrue();
     }
@@ -271,7 +290,8 @@ class CallbackDeliveryTest {
     void aMessageWithTheWebhookIdOfAResultIsDeliveredBesideIt() {
         receiver.then(Receiver.status(200), Receiver.status(503));
         jdbc.transaction("queue", tx -> {
-            outbox.enqueueMessage(tx, "msg_g_final", receiver.url("/group"), "{\"final\":true}".getBytes(UTF_8), T0);
+            outbox.enqueueMessage(
+                    tx, "default", "msg_g_final", receiver.url("/group"), "{\"final\":true}".getBytes(UTF_8), T0);
             return null;
         });
         clock.advance(Duration.ofSeconds(1));
@@ -295,20 +315,65 @@ class CallbackDeliveryTest {
         assertThat(outbox.pending(Duration.ofSeconds(5))).isEqualTo(1);
     }
 
+    /**
+     * The per-host limit is kept at the address an attempt connects to, per
+     * tenant (ADR 0070): with the tenant's one slot at the receiver's address
+     * taken, its deliveries to that address go back to the outbox by whatever
+     * name they reach it, while another tenant's are sent.
+     */
     @Test
-    void oneHostGetsAtMostItsShareOfAttemptsAtOnce() {
-        finished("d-1");
-        finished("d-2");
-        finished("d-3");
-        CallbackDelivery delivery = delivery(8, 1);
-        assertThat(delivery.sendDue()).isEqualTo(1);
-        assertThat(delivery.sendDue()).isZero(); // the host's one slot is taken until that attempt ends
-        senders.runAll();
-        assertThat(round(delivery)).isEqualTo(1);
-        assertThat(round(delivery)).isEqualTo(1);
+    void namesOfOneAddressShareItsLimitAndAnotherTenantHasItsOwn() {
+        finished("d-1", "http://one.test:" + receiver.port() + "/hook/d-1");
+        finished("d-2", "http://two.test:" + receiver.port() + "/hook/d-2");
+        finished("quiet.d-3", "http://one.test:" + receiver.port() + "/hook/d-3");
+        DeliverySlots slots = new DeliverySlots(8, 8, 1);
+        CallbackDelivery delivery = delivery(slots);
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), receiver.port());
+        assertThat(slots.takeAddress("default", address)).isTrue(); // an attempt of the default tenant's is there
+
+        assertThat(round(delivery)).isEqualTo(3);
+        assertThat(receiver.requests()).extracting(r -> r.header("webhook-id")).containsExactly("msg_quiet.d-3");
+        assertThat(state("d-1").attempts()).isZero();
+        assertThat(state("d-2").attempts()).isZero();
+
+        slots.giveAddress("default", address);
+        assertThat(round(delivery)).isEqualTo(2);
         assertThat(receiver.requests())
                 .extracting(r -> r.header("webhook-id"))
-                .containsExactlyInAnyOrder("msg_d-1", "msg_d-2", "msg_d-3");
+                .containsExactlyInAnyOrder("msg_quiet.d-3", "msg_d-1", "msg_d-2");
+        assertThat(receiver.requests())
+                .extracting(r -> r.header("host"))
+                .contains("one.test:" + receiver.port(), "two.test:" + receiver.port());
+        assertThat(slots.addressesHeld()).isZero();
+    }
+
+    /**
+     * However many of one tenant's deliveries are due, and however long, they
+     * never stand before another tenant's in the claim: each tenant is claimed
+     * within its room, the one due longest first.
+     */
+    @Test
+    void aTenantsBacklogNeverKeepsAnotherTenantsDeliveryWaiting() {
+        for (int i = 0; i < 10; i++) {
+            finished("noisy.d-" + i);
+        }
+        clock.advance(Duration.ofSeconds(30));
+        finished("quiet.d-1");
+        CallbackDelivery delivery = delivery(new DeliverySlots(4, 2, 4));
+
+        assertThat(delivery.sendDue()).isEqualTo(3); // two of noisy's share, and quiet's one
+        // noisy holds its share until its attempts end: the next round claims none of its backlog
+        assertThat(delivery.sendDue()).isZero();
+        senders.runAll();
+
+        assertThat(receiver.requests())
+                .extracting(r -> r.header("webhook-id"))
+                .hasSize(3)
+                .contains("msg_quiet.d-1")
+                .filteredOn(id -> id.startsWith("msg_noisy."))
+                .hasSize(2);
+        assertThat(round(delivery)).isEqualTo(2);
+        assertThat(receiver.requests()).hasSize(5);
     }
 
     @Test

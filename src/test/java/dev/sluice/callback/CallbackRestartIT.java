@@ -80,8 +80,7 @@ class CallbackRestartIT {
                 name,
                 Duration.ofSeconds(2),
                 senders,
-                4,
-                4,
+                new DeliverySlots(4, 4, 4),
                 attempt -> {},
                 new Tracing(OpenTelemetry.noop()));
         return new Worker(dispatches, outbox, delivery);

@@ -383,7 +383,7 @@ final class OutboxMigration {
 
         assertThat(outbox.pending(Duration.ofSeconds(5))).isEqualTo(4);
         jdbc.transaction("queue", tx -> {
-            outbox.enqueueMessage(tx, "msg_h_b2", "https://parent.example/other", new byte[] {1}, T0);
+            outbox.enqueueMessage(tx, "default", "msg_h_b2", "https://parent.example/other", new byte[] {1}, T0);
             return null;
         });
         assertThat(outbox.pending(Duration.ofSeconds(5))).isEqualTo(5);

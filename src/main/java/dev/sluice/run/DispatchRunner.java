@@ -166,7 +166,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             }
             String containerId;
             try {
-                ImageResolver.Resolution image = images.resolve(spec, queued.imagePulled());
+                ImageResolver.Resolution image = images.resolve(DispatchKey.tenantOf(id), spec, queued.imagePulled());
                 if (image instanceof ImageResolver.Pull pull) {
                     return awaitPull(id, spec, pull);
                 }

@@ -1,8 +1,9 @@
 package dev.sluice.run;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 
 import dev.sluice.container.ImageName;
@@ -18,17 +19,24 @@ import io.opentelemetry.context.Context;
  * normalized reference at a time (the reference names the registry, so the
  * credentials too), at most {@code sluice.images.max-concurrent-pulls} at
  * once on threads of their own, each within {@code sluice.images.pull-timeout}
- * ({@link ImagePuller}). A dispatch that asks once a pull has ended starts
- * another: under {@code always} each dispatch asks its registry.
+ * ({@link ImagePuller}). The tenants take turns, and one holds at most
+ * {@code max-concurrent-pulls-per-tenant} of them ({@link PullTurns}, ADR
+ * 0070): a tenant whose pulls stall waits behind its own, never another's.
+ * A dispatch that asks once a pull has ended starts another: under
+ * {@code always} each dispatch asks its registry.
  */
 final class ImagePulls {
+
+    /** A pull asked for and not yet ended: what it pulls, in whose trace, and who waits for it. */
+    private record Pull(ImageName name, Context trace, CompletableFuture<Void> done) {}
 
     private final ImagePuller puller;
     private final RegistryCredentials credentials;
     private final ExecutorService threads;
     private final ImageUses uses;
     private final Tracing tracing;
-    private final Map<String, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
+    private final PullTurns turns;
+    private final Map<String, Pull> inFlight = new HashMap<>();
 
     /** @param uses records each pull that ended well, for the collection of unused images (ADR 0062) */
     ImagePulls(
@@ -36,7 +44,9 @@ final class ImagePulls {
             RegistryCredentials credentials,
             ExecutorService threads,
             ImageUses uses,
-            Tracing tracing) {
+            Tracing tracing,
+            PullTurns turns) {
+        this.turns = turns;
         this.puller = puller;
         this.credentials = credentials;
         this.threads = threads;
@@ -44,31 +54,50 @@ final class ImagePulls {
         this.tracing = tracing;
     }
 
-    /** The pull of {@code name} under way, or a new one: ends when the engine holds it, or with why not. */
-    CompletableFuture<Void> pull(ImageName name) {
-        return inFlight.computeIfAbsent(name.normalized(), key -> {
-            CompletableFuture<Void> pull = new CompletableFuture<>();
+    /**
+     * The pull of {@code name} waiting or under way, or a new one asked for by
+     * {@code tenant}: ends when the engine holds it, or with why not.
+     */
+    CompletableFuture<Void> pull(ImageName name, String tenant) {
+        String key = name.normalized();
+        Pull pull;
+        List<PullTurns.Start> start;
+        synchronized (this) {
             // In the trace of the dispatch that asked first: one pull, one span, whoever else waits for it.
-            threads.execute(Context.current().wrap(() -> run(key, name, pull)));
-            return pull;
-        });
+            pull = inFlight.computeIfAbsent(key, k -> new Pull(name, Context.current(), new CompletableFuture<>()));
+            start = turns.ask(key, tenant);
+        }
+        start.forEach(this::start);
+        return pull.done();
     }
 
-    private void run(String key, ImageName name, CompletableFuture<Void> pull) {
+    private void start(PullTurns.Start start) {
+        Pull pull;
+        synchronized (this) {
+            pull = inFlight.get(start.key());
+        }
+        threads.execute(pull.trace().wrap(() -> run(start.key(), pull)));
+    }
+
+    private void run(String key, Pull pull) {
         RuntimeException failure = null;
         try {
-            traced(name);
+            traced(pull.name());
         } catch (RuntimeException e) {
             failure = e;
-        } finally {
+        }
+        List<PullTurns.Start> next;
+        synchronized (this) {
             // Out of the map before the waiters hear of it: one that asks from then on starts its own.
             inFlight.remove(key, pull);
+            next = turns.ended(key);
         }
         if (failure == null) {
-            pull.complete(null);
+            pull.done().complete(null);
         } else {
-            pull.completeExceptionally(failure);
+            pull.done().completeExceptionally(failure);
         }
+        next.forEach(this::start);
     }
 
     private void traced(ImageName name) {

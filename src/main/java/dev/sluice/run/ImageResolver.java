@@ -52,15 +52,16 @@ final class ImageResolver {
     }
 
     /**
+     * @param tenant      whose turn a pull takes (ADR 0070)
      * @param pulledForIt the dispatch already waited for a pull of its image: it is not pulled again
      * @throws ContainerException {@code IMAGE_NOT_FOUND} when it is missing and may not be pulled
      * @throws Refused            when it resolved to where the allow-list does not reach
      */
-    Resolution resolve(DispatchSpec spec, boolean pulledForIt) {
+    Resolution resolve(String tenant, DispatchSpec spec, boolean pulledForIt) {
         ImageName name = ImageName.parse(spec.image());
         PullPolicy policy = spec.pullPolicy();
         if (policy == PullPolicy.ALWAYS && !pulledForIt) {
-            return new Pull(pulls.pull(name));
+            return new Pull(pulls.pull(name, tenant));
         }
         // Before the inspect: a collector that has not yet claimed the reference's row now leaves it (ADR 0062).
         uses.used(name);
@@ -71,7 +72,7 @@ final class ImageResolver {
                         ContainerException.Reason.IMAGE_NOT_FOUND,
                         "image " + spec.image() + " is not present on the engine");
             }
-            return new Pull(pulls.pull(name));
+            return new Pull(pulls.pull(name, tenant));
         }
         String digest = name.digestIn(facts.get().repoDigests()).orElse(null);
         // What a pull brought must be of the repository asked for, or of one the allow-list allows. An image

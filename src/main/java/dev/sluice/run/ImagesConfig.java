@@ -51,7 +51,10 @@ public interface ImagesConfig {
     @WithDefault("10m")
     Duration pullTimeout();
 
-    /** How many pulls of different images run at once; the others wait, without holding a run slot. */
+    /**
+     * How many pulls of different images run at once; the others wait, without
+     * holding a run slot, the tenants taking turns (ADR 0070).
+     */
     @WithDefault("2")
     int maxConcurrentPulls();
 
@@ -80,6 +83,16 @@ public interface ImagesConfig {
      * {@code registry.example/agents/reviewer:1.4}). None by default.
      */
     Optional<List<String>> pinned();
+
+    /**
+     * How many of the pulls running at once one tenant's dispatches may hold; a
+     * tenant's further pulls wait for its own to end while other tenants' start,
+     * so one tenant's stalled registry never holds every pull (ADR 0070). A pull
+     * of an image several tenants asked for counts once, against the tenant whose
+     * turn started it. Half of {@code max-concurrent-pulls}.
+     */
+    @WithDefault("1")
+    int maxConcurrentPullsPerTenant();
 
     /** The credentials of one registry. */
     interface Registry {

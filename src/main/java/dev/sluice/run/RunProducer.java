@@ -115,7 +115,8 @@ class RunProducer {
                 new RegistryCredentials(configured, config.dockerConfig()),
                 threads,
                 uses,
-                tracing);
+                tracing,
+                new PullTurns(Math.max(1, config.maxConcurrentPulls()), config.maxConcurrentPullsPerTenant()));
         return new ImageResolver(runtime, pulls, policy, uses);
     }
 

@@ -92,6 +92,7 @@ public class DispatchActions {
         // Every other field is checked before the workspace is written; it is kept under the dispatch's key
         // only once the dispatch is recorded, and a refused or replayed request leaves no file (ADR 0060).
         try (Workspaces.Staged staged = stage(request.workspace())) {
+            workspaces.reserve(staged, caller.tenant());
             return intake.accept(
                     caller.tenant(),
                     request.id(),

@@ -53,6 +53,16 @@ public final class SharedPool {
         return Taken.TAKEN;
     }
 
+    /**
+     * Counts {@code amount} as {@code tenant}'s whatever the bounds: what it
+     * held before the count began (files kept across a restart), which only
+     * keeps it from taking more until it gives some back.
+     */
+    public synchronized void add(String tenant, long amount) {
+        held.merge(tenant, amount, Long::sum);
+        inUse += amount;
+    }
+
     /** Gives back {@code amount} that {@code tenant} took. */
     public synchronized void give(String tenant, long amount) {
         long mine = held.getOrDefault(tenant, 0L) - amount;
@@ -69,7 +79,7 @@ public final class SharedPool {
 
     /** What {@code tenant} could take now: the least of what its share and the total have left. */
     public synchronized long room(String tenant) {
-        return Math.min(share - held.getOrDefault(tenant, 0L), total - inUse);
+        return Math.max(0, Math.min(share - held.getOrDefault(tenant, 0L), total - inUse));
     }
 
     /** What {@code tenant} holds. */

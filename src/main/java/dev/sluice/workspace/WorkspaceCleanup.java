@@ -14,7 +14,8 @@ import io.quarkus.runtime.StartupEvent;
 /**
  * Deletes a dispatch's workspace when it ends, however it ends (the one
  * finish path announces each), and at start-up what a stopped worker left:
- * temporary files, and workspaces of dispatches that ended or are gone.
+ * temporary files, and workspaces of dispatches that ended or are gone; those
+ * of dispatches still to run are counted again in their tenants' shares.
  */
 @Singleton
 class WorkspaceCleanup {
@@ -44,6 +45,8 @@ class WorkspaceCleanup {
                         .orElse(true)) {
                     workspaces.ended(key);
                     deleted++;
+                } else {
+                    workspaces.stillKept(key);
                 }
             } catch (RuntimeException e) {
                 LOG.warnf("could not look up the dispatch of a kept workspace: %s", e.getMessage());

@@ -58,4 +58,23 @@ public interface WorkspaceConfig {
      * authorities: the CA of an internal artifact server.
      */
     Optional<String> trustCertificates();
+
+    /**
+     * The most the workspaces kept on the worker's disk, until their dispatches
+     * end, may take together: the bytes of their tars, every tenant's. Past it
+     * a request with a workspace is refused with {@code 429 workspaces-full}
+     * (ADR 0070). A dispatch with its workspace queued on another worker's disk
+     * is not counted here.
+     */
+    @WithDefault("4G")
+    MemorySize maxKeptBytes();
+
+    /**
+     * The most one tenant's kept workspaces may take together; past it that
+     * tenant's next request with a workspace is refused with
+     * {@code 429 workspaces-full} while other tenants' are still taken (ADR
+     * 0070). A quarter of {@code max-kept-bytes}.
+     */
+    @WithDefault("1G")
+    MemorySize maxKeptBytesPerTenant();
 }

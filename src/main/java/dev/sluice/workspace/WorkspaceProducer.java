@@ -46,7 +46,10 @@ class WorkspaceProducer {
                 WorkspaceLimits.of(config),
                 new WorkspaceFiles(Path.of(dataDir, "workspaces")),
                 new CallbackUrlPolicy(addresses),
-                fetch);
+                fetch,
+                new KeptBytes(
+                        config.maxKeptBytes().asLongValue(),
+                        config.maxKeptBytesPerTenant().asLongValue()));
     }
 
     void close(@Disposes Workspaces workspaces) {

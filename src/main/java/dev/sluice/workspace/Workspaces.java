@@ -24,7 +24,9 @@ import dev.sluice.record.DispatchSpec;
  * by entry into one tar file, which {@link #keep} names after the dispatch
  * once it is recorded; a refused request leaves nothing. When the dispatch
  * starts, {@link #prepare} gives the tar to upload, fetching and checking an
- * archive named by URL first. When it ends, {@link #ended} deletes it.
+ * archive named by URL first. When it ends, {@link #ended} deletes it. What
+ * is kept is counted per tenant between {@link #reserve} and {@link #ended}
+ * ({@link KeptBytes}, ADR 0070).
  */
 public final class Workspaces implements AutoCloseable {
 
@@ -34,19 +36,27 @@ public final class Workspaces implements AutoCloseable {
     private final WorkspaceFiles files;
     private final CallbackUrlPolicy urls;
     private final ArchiveFetch fetch;
+    private final KeptBytes keptBytes;
 
-    Workspaces(WorkspaceLimits limits, WorkspaceFiles files, CallbackUrlPolicy urls, ArchiveFetch fetch) {
+    Workspaces(
+            WorkspaceLimits limits,
+            WorkspaceFiles files,
+            CallbackUrlPolicy urls,
+            ArchiveFetch fetch,
+            KeptBytes keptBytes) {
         this.limits = limits;
         this.files = files;
         this.urls = urls;
         this.fetch = fetch;
+        this.keptBytes = keptBytes;
     }
 
     /** A workspace checked at intake: its tar under a temporary name, until {@link #keep} or {@link #close}. */
-    public static final class Staged implements AutoCloseable {
+    public final class Staged implements AutoCloseable {
         private final Path file;
         private final DispatchSpec.Workspace source;
         private boolean kept;
+        private KeptBytes.Reservation reserved;
 
         Staged(Path file, DispatchSpec.Workspace source) {
             this.file = file;
@@ -58,11 +68,15 @@ public final class Workspaces implements AutoCloseable {
             return source;
         }
 
-        /** Deletes the tar unless it was kept: a refused or replayed request leaves no file. */
+        /** Deletes the tar unless it was kept: a refused or replayed request leaves no file, and holds no bytes. */
         @Override
         public void close() {
             if (!kept && file != null) {
                 WorkspaceFiles.deleteQuietly(file);
+            }
+            if (!kept && reserved != null) {
+                keptBytes.release(reserved);
+                reserved = null;
             }
         }
     }
@@ -95,11 +109,30 @@ public final class Workspaces implements AutoCloseable {
         return staged;
     }
 
+    /**
+     * Counts a staged workspace's bytes for {@code tenant}, before its dispatch
+     * is recorded; a {@link dev.sluice.record.RequestRefused} ({@code workspaces-full})
+     * when the tenant's share, or the worker's bound, has no room for them.
+     */
+    public void reserve(Staged staged, String tenant) {
+        if (staged.file == null || staged.reserved != null) {
+            return;
+        }
+        try {
+            staged.reserved = keptBytes.reserve(tenant, Files.size(staged.file));
+        } catch (IOException e) {
+            throw new UncheckedIOException("measure a workspace", e);
+        }
+    }
+
     /** Names the staged tar after the dispatch it belongs to, once that is recorded. */
     public void keep(Staged staged, String key) {
         if (staged.file != null) {
             files.keep(staged.file, key);
             staged.kept = true;
+            if (staged.reserved != null) {
+                keptBytes.kept(key, staged.reserved);
+            }
         }
     }
 
@@ -154,14 +187,26 @@ public final class Workspaces implements AutoCloseable {
         }
     }
 
-    /** Deletes the workspace a dispatch kept, once it has ended. */
+    /** Deletes the workspace a dispatch kept, once it has ended, and gives back its bytes. */
     public void ended(String key) {
         files.delete(key);
+        keptBytes.ended(key);
     }
 
     /** The keys of the workspaces kept, after deleting temporary files: for the sweep at start-up. */
     List<String> sweepTemporaries() {
         return files.sweepTemporaries();
+    }
+
+    /** A workspace kept before this start, for a dispatch still to run: its bytes are counted again. */
+    void stillKept(String key) {
+        files.kept(key).ifPresent(tar -> {
+            try {
+                keptBytes.found(key, Files.size(tar));
+            } catch (IOException e) {
+                // gone meanwhile: nothing to count
+            }
+        });
     }
 
     @Override

@@ -37,7 +37,11 @@ class WorkspacesTest {
 
     private Workspaces workspaces() {
         return new Workspaces(
-                LIMITS, new WorkspaceFiles(dir), new CallbackUrlPolicy(new AddressPolicy(List.of())), null);
+                LIMITS,
+                new WorkspaceFiles(dir),
+                new CallbackUrlPolicy(new AddressPolicy(List.of())),
+                null,
+                new KeptBytes(Long.MAX_VALUE, Long.MAX_VALUE));
     }
 
     @Test

@@ -27,6 +27,13 @@ class ArtifactProducer {
                             + config.maxTotalSize().asLongValue()
                             + " bytes): one dispatch's artifacts could never be kept");
         }
+        if (config.maxDiskPerTenant().asLongValue() < config.maxTotalSize().asLongValue()) {
+            throw new IllegalArgumentException("sluice.artifacts.max-disk-per-tenant ("
+                    + config.maxDiskPerTenant().asLongValue()
+                    + " bytes) is less than sluice.artifacts.max-total-size ("
+                    + config.maxTotalSize().asLongValue()
+                    + " bytes): one dispatch's artifacts could never be kept");
+        }
         Path dir = Path.of(config.dir());
         Path before = Path.of(dataDir, "artifacts");
         if (!before.toAbsolutePath().normalize().equals(dir.toAbsolutePath().normalize())
@@ -37,7 +44,12 @@ class ArtifactProducer {
                             + " (docs/operations.md, \"Disk\")",
                     before, dir);
         }
-        return new ArtifactStore(dir, config.retention(), config.maxDisk().asLongValue(), clock);
+        return new ArtifactStore(
+                dir,
+                config.retention(),
+                config.maxDisk().asLongValue(),
+                config.maxDiskPerTenant().asLongValue(),
+                clock);
     }
 
     @Produces

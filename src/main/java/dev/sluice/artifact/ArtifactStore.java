@@ -36,9 +36,10 @@ import dev.sluice.store.Keys;
  * files are written into a directory of their own and renamed into place
  * whole, so a reader sees all of them or none. Directories older than the
  * retention are swept, as are what a crash left half written. All of them
- * together stay within {@code sluice.artifacts.max-disk} (ADR 0055): room for
- * a file is reserved before it is written, by deleting the oldest other
- * dispatches' artifacts if need be; each of those leaves a mark of its
+ * together stay within {@code sluice.artifacts.max-disk} (ADR 0055), and one
+ * tenant's within {@code max-disk-per-tenant} (ADR 0070): room for a file is
+ * reserved before it is written, by deleting older artifacts if need be (a
+ * tenant's own first, {@link ArtifactDisk}); each of those leaves a mark of its
  * eviction, kept for the retention, so a request for them says why they are
  * gone. The account is built from the directory at the first use and at each
  * sweep, so it survives restarts and sees what other workers sharing the
@@ -64,14 +65,18 @@ public final class ArtifactStore {
 
     /** A store with no bound on its disk beyond each dispatch's. */
     public ArtifactStore(Path root, Duration retention, Clock clock) {
-        this(root, retention, Long.MAX_VALUE, clock);
+        this(root, retention, Long.MAX_VALUE, Long.MAX_VALUE, clock);
     }
 
-    public ArtifactStore(Path root, Duration retention, long maxDisk, Clock clock) {
+    /**
+     * @param maxDisk          {@code sluice.artifacts.max-disk}, every tenant's artifacts together
+     * @param maxDiskPerTenant {@code max-disk-per-tenant}, one tenant's (ADR 0070)
+     */
+    public ArtifactStore(Path root, Duration retention, long maxDisk, long maxDiskPerTenant, Clock clock) {
         this.root = root;
         this.retention = retention;
         this.clock = clock;
-        this.disk = new ArtifactDisk(maxDisk);
+        this.disk = new ArtifactDisk(maxDisk, maxDiskPerTenant);
     }
 
     public Duration retention() {
@@ -87,6 +92,12 @@ public final class ArtifactStore {
     long used() {
         counted();
         return disk.used();
+    }
+
+    /** The bytes of {@code tenant}'s kept artifacts and of those being written. */
+    long used(String tenant) {
+        counted();
+        return disk.used(tenant);
     }
 
     /** Whether the dispatch's artifacts were deleted to keep the quota (and its retention has not passed since). */
@@ -151,8 +162,9 @@ public final class ArtifactStore {
             Files.move(dir, deleting, StandardCopyOption.ATOMIC_MOVE);
             deleteTree(deleting);
             LOG.infof(
-                    "deleted the artifacts of dispatch %s to keep sluice.artifacts.max-disk (%d bytes)",
-                    dispatchId, disk.max());
+                    "deleted the artifacts of dispatch %s to keep sluice.artifacts.max-disk (%d bytes) and"
+                            + " max-disk-per-tenant (%d bytes)",
+                    dispatchId, disk.max(), disk.perTenant());
         } catch (IOException e) {
             LOG.warnf("could not delete the artifacts of dispatch %s for the quota: %s", dispatchId, e.getMessage());
         }
@@ -277,14 +289,14 @@ public final class ArtifactStore {
                 throw new IOException("artifact " + name + " was given twice");
             }
             if (!reserve(size, dispatchId)) {
-                throw new IOException("no room within sluice.artifacts.max-disk");
+                throw new IOException("no room within sluice.artifacts.max-disk or max-disk-per-tenant");
             }
             sizes.put(name, size);
             try {
                 Files.createDirectories(dir);
                 return Files.newOutputStream(dir.resolve(fileName(name)), StandardOpenOption.CREATE_NEW);
             } catch (IOException e) {
-                disk.release(sizes.remove(name));
+                disk.release(dispatchId, sizes.remove(name));
                 throw e;
             }
         }
@@ -292,7 +304,7 @@ public final class ArtifactStore {
         void remove(String name) {
             Long size = sizes.remove(name);
             if (size != null) {
-                disk.release(size);
+                disk.release(dispatchId, size);
             }
             try {
                 Files.deleteIfExists(dir.resolve(fileName(name)));
@@ -326,7 +338,7 @@ public final class ArtifactStore {
         @Override
         public void close() {
             if (!committed) {
-                sizes.values().forEach(disk::release);
+                sizes.values().forEach(size -> disk.release(dispatchId, size));
                 deleteTree(dir);
             }
         }

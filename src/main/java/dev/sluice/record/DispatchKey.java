@@ -22,7 +22,7 @@ import dev.sluice.store.Keys;
 public final class DispatchKey {
 
     /** The tenant of a bare token, and of every dispatch recorded before tenants existed. */
-    public static final String DEFAULT_TENANT = "default";
+    public static final String DEFAULT_TENANT = Keys.DEFAULT_TENANT;
 
     /** What a tenant may be called: lower case, digits, {@code -} and {@code _}, at most 32. */
     public static final String TENANT_PATTERN = "^" + Keys.TENANT + "$";
@@ -44,8 +44,7 @@ public final class DispatchKey {
 
     /** The tenant a key belongs to. */
     public static String tenantOf(String key) {
-        int dot = key.indexOf(SEPARATOR);
-        return dot < 0 ? DEFAULT_TENANT : key.substring(0, dot);
+        return Keys.tenantOf(key);
     }
 
     /** The id the key's tenant knows it by. */

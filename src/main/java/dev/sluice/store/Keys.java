@@ -17,5 +17,14 @@ public final class Keys {
     /** A key: neither part contains a dot, so the dot parts them unambiguously. */
     public static final String KEY = "(?:" + TENANT + "\\.)?" + ID;
 
+    /** The tenant of a key without a tenant part. */
+    public static final String DEFAULT_TENANT = "default";
+
     private Keys() {}
+
+    /** The tenant a key belongs to: what comes before its dot, or {@value #DEFAULT_TENANT} when it has none. */
+    public static String tenantOf(String key) {
+        int dot = key.indexOf('.');
+        return dot < 0 ? DEFAULT_TENANT : key.substring(0, dot);
+    }
 }

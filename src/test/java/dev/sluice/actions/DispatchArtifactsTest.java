@@ -121,7 +121,7 @@ class DispatchArtifactsTest {
     void artifactsEvictedForTheQuotaAreGoneAndSaySo() throws Exception {
         finished("d-6", "w-here", one());
         finished("d-7", "w-here", one());
-        ArtifactStore store = new ArtifactStore(root, Duration.ofHours(1), 1, clock);
+        ArtifactStore store = new ArtifactStore(root, Duration.ofHours(1), 1, 1, clock);
         Files.createDirectories(root.resolve("d-6"));
         Files.writeString(root.resolve("d-6").resolve(artifactFile("a.txt")), "a");
         Files.write(root.resolve(".evicted-d-7"), new byte[0]);

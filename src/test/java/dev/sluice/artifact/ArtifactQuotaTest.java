@@ -19,6 +19,9 @@ import dev.sluice.testsupport.MutableClock;
  * sluice.artifacts.max-disk (ADR 0055): the oldest other dispatches' artifacts
  * go to make room, each leaving a mark of why; the dispatch being collected
  * and files still being written never go; the account survives a restart.
+ * max-disk-per-tenant (ADR 0070): a tenant over its share makes room from its
+ * own oldest artifacts, never another tenant's, and the worker's quota takes
+ * from the tenant that keeps the most.
  */
 class ArtifactQuotaTest {
 
@@ -30,7 +33,7 @@ class ArtifactQuotaTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-11-23T10:00:00Z"));
 
     private ArtifactStore store() {
-        return new ArtifactStore(root, Duration.ofHours(1), QUOTA, clock);
+        return new ArtifactStore(root, Duration.ofHours(1), QUOTA, QUOTA, clock);
     }
 
     /** Keeps files of {@code sizes} bytes for dispatch {@code id}; what was refused, if anything. */
@@ -138,5 +141,56 @@ class ArtifactQuotaTest {
                     .mapToLong(f -> f.toFile().length())
                     .sum();
         }
+    }
+
+    @Test
+    void aTenantOverItsShareEvictsItsOwnOldestNeverAnothers() throws IOException {
+        ArtifactStore store = new ArtifactStore(root, Duration.ofHours(1), QUOTA, 500, clock);
+        keep(store, "quiet.d-1", 300); // the oldest on the disk
+        keep(store, "noisy.d-1", 200);
+        keep(store, "noisy.d-2", 200);
+
+        assertThat(keep(store, "noisy.d-3", 250)).isNull();
+        assertThat(store.evicted("noisy.d-1")).isTrue();
+        assertThat(keep(store, "noisy.d-4", 300)).isNull();
+
+        assertThat(store.holds("quiet.d-1")).isTrue();
+        assertThat(store.evicted("quiet.d-1")).isFalse();
+        assertThat(store.evicted("noisy.d-2")).isTrue();
+        assertThat(store.evicted("noisy.d-3")).isTrue();
+        assertThat(store.holds("noisy.d-4")).isTrue();
+        assertThat(store.used("noisy")).isEqualTo(300);
+        assertThat(store.used("quiet")).isEqualTo(300);
+        assertThat(bytesOnDisk()).isEqualTo(600);
+    }
+
+    @Test
+    void aFileLargerThanATenantsShareIsRefusedWithoutEvictingAnything() throws IOException {
+        ArtifactStore store = new ArtifactStore(root, Duration.ofHours(1), QUOTA, 500, clock);
+        keep(store, "noisy.d-1", 400);
+
+        ArtifactsRefused refused = keep(store, "noisy.d-2", 600);
+
+        assertThat(refused.count()).isEqualTo(1);
+        assertThat(store.holds("noisy.d-1")).isTrue();
+        assertThat(store.used("noisy")).isEqualTo(400);
+    }
+
+    @Test
+    void theWorkersQuotaTakesFromTheTenantThatKeepsTheMost() throws IOException {
+        ArtifactStore store = new ArtifactStore(root, Duration.ofHours(1), QUOTA, 600, clock);
+        keep(store, "alpha.d-1", 100); // the oldest, of the tenant that keeps least
+        keep(store, "beta.d-1", 200);
+        keep(store, "beta.d-2", 200);
+        keep(store, "gamma.d-1", 450);
+
+        assertThat(keep(store, "delta.d-1", 300)).isNull();
+
+        assertThat(store.holds("alpha.d-1")).isTrue();
+        assertThat(store.holds("beta.d-1"))
+                .as("older, but of a tenant that keeps less")
+                .isTrue();
+        assertThat(store.evicted("gamma.d-1")).isTrue();
+        assertThat(store.used()).isEqualTo(800);
     }
 }

@@ -39,14 +39,17 @@ public final class SharedPool {
         this.share = Math.min(share, total);
     }
 
-    /** Takes {@code amount} for {@code tenant}, or takes nothing and says which bound refused it. */
+    /**
+     * Takes {@code amount} for {@code tenant}, or takes nothing and says which
+     * bound refused it: the total when both would be passed.
+     */
     public synchronized Taken take(String tenant, long amount) {
+        if (inUse + amount > total) {
+            return Taken.POOL_FULL;
+        }
         long mine = held.getOrDefault(tenant, 0L);
         if (mine + amount > share) {
             return Taken.SHARE_FULL;
-        }
-        if (inUse + amount > total) {
-            return Taken.POOL_FULL;
         }
         held.put(tenant, mine + amount);
         inUse += amount;

@@ -1,8 +1,6 @@
 package dev.sluice.events;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.sluice.concurrent.SharedPool;
 
 /**
  * The event streams open, in total and per tenant, within their bounds
@@ -12,38 +10,23 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class StreamCount {
 
-    private final int total;
-    private final int perTenant;
-    private final AtomicInteger open = new AtomicInteger();
-    private final Map<String, Integer> byTenant = new ConcurrentHashMap<>();
+    private final SharedPool streams;
 
     StreamCount(int total, int perTenant) {
-        this.total = total;
-        this.perTenant = perTenant;
+        this.streams = new SharedPool(total, perTenant);
     }
 
     /** Counts one more stream of {@code tenant}, or says which bound refuses it. */
     EventHub.Admission admit(String tenant) {
-        if (open.incrementAndGet() > total) {
-            open.decrementAndGet();
-            return EventHub.Admission.WORKER_FULL;
-        }
-        boolean[] admitted = {false};
-        byTenant.compute(tenant, (t, n) -> {
-            int now = n == null ? 0 : n;
-            admitted[0] = now < perTenant;
-            return admitted[0] ? now + 1 : n;
-        });
-        if (!admitted[0]) {
-            open.decrementAndGet();
-            return EventHub.Admission.TENANT_FULL;
-        }
-        return EventHub.Admission.OPEN;
+        return switch (streams.take(tenant, 1)) {
+            case TAKEN -> EventHub.Admission.OPEN;
+            case POOL_FULL -> EventHub.Admission.WORKER_FULL;
+            case SHARE_FULL -> EventHub.Admission.TENANT_FULL;
+        };
     }
 
     /** One stream of {@code tenant} ended. */
     void release(String tenant) {
-        byTenant.computeIfPresent(tenant, (t, n) -> n <= 1 ? null : n - 1);
-        open.decrementAndGet();
+        streams.give(tenant, 1);
     }
 }

@@ -46,7 +46,9 @@ class SharedPoolTest {
         SharedPool pool = new SharedPool(2, 5);
         assertThat(pool.share()).isEqualTo(2);
         assertThat(pool.take("one", 2)).isEqualTo(SharedPool.Taken.TAKEN);
-        assertThat(pool.take("one", 1)).isEqualTo(SharedPool.Taken.SHARE_FULL);
+        assertThat(pool.take("one", 1))
+                .as("the total, when both would be passed")
+                .isEqualTo(SharedPool.Taken.POOL_FULL);
     }
 
     @Test

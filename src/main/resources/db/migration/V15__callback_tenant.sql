@@ -1,4 +1,4 @@
--- Each tenant's share of the callback senders (ADR 0070): the outbox is claimed
+-- Each tenant's share of the callback senders (ADR 0073): the outbox is claimed
 -- tenant by tenant, so a row says whose it is. The tenant repeats the prefix of
 -- the key in its webhook-id (msg_<key>, a group's msg_<key>_b<n> and
 -- msg_<key>_final), where a key is <tenant>.<id>, or the id alone in the

@@ -74,7 +74,7 @@ public interface ApiConfig {
     /**
      * Log range reads of one tenant served at once, through the API and MCP
      * together; past it that tenant's next read is refused with
-     * {@code 429 too-many-log-reads} while other tenants still read (ADR 0070).
+     * {@code 429 too-many-log-reads} while other tenants still read (ADR 0073).
      * Half of {@code max-log-reads}: a tenant that holds its share leaves as
      * many to the others.
      */
@@ -95,7 +95,7 @@ public interface ApiConfig {
     /**
      * Reads of one tenant relayed at once to other replicas; past it that
      * tenant's next relayed read is refused with {@code 429 too-many-relayed-reads}
-     * while other tenants' are still relayed (ADR 0070). A quarter of
+     * while other tenants' are still relayed (ADR 0073). A quarter of
      * {@code max-relayed-reads}.
      */
     @WithDefault("32")

@@ -55,7 +55,8 @@ public class DispatchArtifacts {
             throw new RequestRefused(
                     RequestRefused.Reason.ARTIFACT_GONE,
                     "the artifacts of dispatch " + id + " were removed to keep sluice.artifacts.max-disk ("
-                            + store.maxDisk() + " bytes) for newer dispatches' artifacts");
+                            + store.maxDisk() + " bytes) and max-disk-per-tenant (" + store.maxDiskPerTenant()
+                            + " bytes) for newer dispatches' artifacts");
         }
         if (DispatchDigest.artifacts(queries.digest(key)) == 0) {
             throw unknown(id, name);

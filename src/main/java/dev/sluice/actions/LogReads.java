@@ -12,7 +12,7 @@ import dev.sluice.record.RequestRefused;
 /**
  * The log range reads a worker serves at once, through either door
  * ({@code sluice.api.max-log-reads}, ADR 0054), and those of one tenant
- * ({@code max-log-reads-per-tenant}, ADR 0070), so one tenant's readers cannot
+ * ({@code max-log-reads-per-tenant}, ADR 0073), so one tenant's readers cannot
  * take every slot from another's. A read holds its slot from before the
  * runtime's log is first opened until its range is written or let go, so what
  * is in flight (a block and two margins per read, an engine connection, a

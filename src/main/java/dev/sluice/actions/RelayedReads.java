@@ -11,7 +11,7 @@ import dev.sluice.worker.PeerReads;
 /**
  * The reads relayed at once to the replicas running their dispatches (ADR
  * 0065), every tenant's and each tenant's ({@code sluice.api.max-relayed-reads},
- * {@code max-relayed-reads-per-tenant}, ADR 0070): each holds a connection to
+ * {@code max-relayed-reads-per-tenant}, ADR 0073): each holds a connection to
  * the other replica, and an event stream a thread here, from its request
  * until its answer is closed. Past either bound a read is refused at once.
  */

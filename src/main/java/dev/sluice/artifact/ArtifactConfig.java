@@ -25,7 +25,7 @@ public interface ArtifactConfig {
      * The most all kept artifacts take together on the worker's disk: room for
      * a dispatch's files is made by deleting the artifacts of the dispatches
      * kept first, of the tenant that keeps the most, which then answer
-     * {@code 410 artifact-gone} saying so (ADR 0055, 0070). At least
+     * {@code 410 artifact-gone} saying so (ADR 0055, 0073). At least
      * {@code max-total-size}.
      */
     @WithDefault("4G")
@@ -53,7 +53,7 @@ public interface ArtifactConfig {
 
     /**
      * The most one tenant's kept artifacts take together on the worker's disk
-     * (ADR 0070): room for a dispatch's files past it is made by deleting that
+     * (ADR 0073): room for a dispatch's files past it is made by deleting that
      * tenant's own oldest artifacts, never another tenant's. At least
      * {@code max-total-size}, and at most {@code max-disk}. A quarter of
      * {@code max-disk}.

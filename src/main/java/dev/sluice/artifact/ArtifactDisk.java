@@ -14,7 +14,7 @@ import dev.sluice.store.Keys;
 
 /**
  * The account of {@code sluice.artifacts.max-disk} and of each tenant's
- * {@code max-disk-per-tenant} (ADR 0055, 0070): the bytes of every dispatch's
+ * {@code max-disk-per-tenant} (ADR 0055, 0073): the bytes of every dispatch's
  * kept artifacts, and of files being written, never more than the quota
  * together nor than a tenant's share for one tenant. Room for a file is
  * reserved before it is written. Within its share a tenant makes room from

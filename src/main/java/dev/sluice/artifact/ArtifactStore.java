@@ -37,7 +37,7 @@ import dev.sluice.store.Keys;
  * whole, so a reader sees all of them or none. Directories older than the
  * retention are swept, as are what a crash left half written. All of them
  * together stay within {@code sluice.artifacts.max-disk} (ADR 0055), and one
- * tenant's within {@code max-disk-per-tenant} (ADR 0070): room for a file is
+ * tenant's within {@code max-disk-per-tenant} (ADR 0073): room for a file is
  * reserved before it is written, by deleting older artifacts if need be (a
  * tenant's own first, {@link ArtifactDisk}); each of those leaves a mark of its
  * eviction, kept for the retention, so a request for them says why they are
@@ -70,7 +70,7 @@ public final class ArtifactStore {
 
     /**
      * @param maxDisk          {@code sluice.artifacts.max-disk}, every tenant's artifacts together
-     * @param maxDiskPerTenant {@code max-disk-per-tenant}, one tenant's (ADR 0070)
+     * @param maxDiskPerTenant {@code max-disk-per-tenant}, one tenant's (ADR 0073)
      */
     public ArtifactStore(Path root, Duration retention, long maxDisk, long maxDiskPerTenant, Clock clock) {
         this.root = root;
@@ -86,6 +86,11 @@ public final class ArtifactStore {
     /** {@code sluice.artifacts.max-disk}, in bytes. */
     public long maxDisk() {
         return disk.max();
+    }
+
+    /** {@code sluice.artifacts.max-disk-per-tenant}, in bytes. */
+    public long maxDiskPerTenant() {
+        return disk.perTenant();
     }
 
     /** The bytes of kept artifacts and of those being written, as the account has them. */

@@ -128,7 +128,7 @@ final class CallbackClient implements AutoCloseable {
     /**
      * Resolves the URL's host through the guard, once: the attempt connects
      * to the first address it permits and to no other, so the address a
-     * delivery's slot is counted at is the one it reaches (ADR 0070).
+     * delivery's slot is counted at is the one it reaches (ADR 0073).
      */
     Target target(URI url) {
         HttpHost named;

@@ -48,7 +48,7 @@ public interface CallbackConfig {
 
     /**
      * Deliveries of one tenant in flight at once to one receiving address, so a
-     * slow receiver cannot starve the others (ADR 0070). The address is the one
+     * slow receiver cannot starve the others (ADR 0073). The address is the one
      * connected to, after the URL's host is resolved: many names for one address
      * share it.
      */
@@ -74,7 +74,7 @@ public interface CallbackConfig {
     /**
      * Deliveries of one tenant in flight at once, of {@code max-concurrent}; the
      * outbox is claimed tenant by tenant within it, so one tenant's slow
-     * receivers never keep another tenant's results waiting (ADR 0070). A
+     * receivers never keep another tenant's results waiting (ADR 0073). A
      * delivery past it waits in the outbox for a free slot. Half of
      * {@code max-concurrent}.
      */

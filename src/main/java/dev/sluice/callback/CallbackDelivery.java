@@ -33,7 +33,7 @@ import io.opentelemetry.api.trace.SpanKind;
  * schedule (never before a Retry-After) until the round is exhausted and the
  * delivery is dead-lettered. Senders are shared per tenant, and a tenant gets
  * at most {@code maxPerHost} attempts at once at one receiving address
- * ({@link DeliverySlots}, ADR 0070), so one tenant's slow receiver holds
+ * ({@link DeliverySlots}, ADR 0073), so one tenant's slow receiver holds
  * neither every sender nor another tenant's.
  */
 public final class CallbackDelivery {

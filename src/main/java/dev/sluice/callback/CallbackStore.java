@@ -145,7 +145,7 @@ public class CallbackStore implements Outbox {
 
     /**
      * Claims up to {@code limit} due deliveries for {@code worker} until
-     * {@code leaseUntil}, at most {@code room} of each tenant's (ADR 0070):
+     * {@code leaseUntil}, at most {@code room} of each tenant's (ADR 0073):
      * tenant by tenant, the tenant whose delivery has been due longest first,
      * and within a tenant the longest due first. However many of one tenant's
      * are due, they never stand before another tenant's in the claim.

@@ -7,7 +7,7 @@ import java.util.Map;
 import dev.sluice.concurrent.SharedPool;
 
 /**
- * The callback senders' slots (ADR 0070): {@code sluice.callback.max-concurrent}
+ * The callback senders' slots (ADR 0073): {@code sluice.callback.max-concurrent}
  * deliveries at once, at most {@code max-concurrent-per-tenant} of one
  * tenant's, and at most {@code max-per-host} of one tenant's to one receiving
  * address. The address is the one the attempt connects to, after its name was

@@ -4,7 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A pool the tenants of a worker share (ADR 0070): a total that all of them
+ * A pool the tenants of a worker share (ADR 0073): a total that all of them
  * together never pass, and a share that no tenant passes alone, so one tenant
  * can hold the whole pool from nobody. What is counted is the pool's own unit
  * (reads, streams, deliveries, pulls, waits, bytes): a taker says how much it

@@ -23,7 +23,7 @@ import dev.sluice.record.DispatchQueries;
 import dev.sluice.record.RequestRefused;
 
 /**
- * The waits of {@code dispatch_subagent} (ADR 0070): each ends when the
+ * The waits of {@code dispatch_subagent} (ADR 0073): each ends when the
  * announcement of its dispatch's end comes, or when its bound passes, and
  * holds no thread meanwhile: it is a future that the announcement or a timer
  * completes, and the tool answers from it. The record is read once after the

@@ -41,7 +41,7 @@ public interface McpConfig {
     /**
      * {@code dispatch_subagent} calls waiting for their dispatch at once, every
      * tenant's together. A wait holds no thread, only its connection and a few
-     * hundred bytes (ADR 0070); past it a call with a {@code wait} is refused with
+     * hundred bytes (ADR 0073); past it a call with a {@code wait} is refused with
      * {@code 429 too-many-waits} before anything is accepted.
      */
     @WithDefault("1000")

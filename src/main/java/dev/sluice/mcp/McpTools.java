@@ -176,7 +176,7 @@ class McpTools {
 
     /**
      * dispatch_subagent, answered without holding a thread while it waits
-     * (ADR 0070). It is called on the event loop, where only the request's
+     * (ADR 0073). It is called on the event loop, where only the request's
      * caller, trace headers and arguments are read; the dispatch is accepted on
      * a worker thread; the wait is a future the dispatch's end (or the bound)
      * completes; and the answer is read on a worker thread again. A tenant's

@@ -25,11 +25,11 @@ public final class RequestRefused extends RuntimeException {
         ARTIFACT_GONE,
         ARTIFACT_ELSEWHERE,
         TOO_MANY_LOG_READS,
-        /** The caller's tenant, or the worker, has as many MCP waits held as its bound allows (ADR 0070). */
+        /** The caller's tenant, or the worker, has as many MCP waits held as its bound allows (ADR 0073). */
         TOO_MANY_WAITS,
-        /** The caller's tenant, or the worker, has as many reads relayed to other replicas as allowed (ADR 0070). */
+        /** The caller's tenant, or the worker, has as many reads relayed to other replicas as allowed (ADR 0073). */
         TOO_MANY_RELAYED_READS,
-        /** The caller's tenant, or the worker, keeps as many workspace bytes as allowed (ADR 0070). */
+        /** The caller's tenant, or the worker, keeps as many workspace bytes as allowed (ADR 0073). */
         WORKSPACES_FULL
     }
 

@@ -21,7 +21,7 @@ import io.opentelemetry.context.Context;
  * once on threads of their own, each within {@code sluice.images.pull-timeout}
  * ({@link ImagePuller}). The tenants take turns, and one holds at most
  * {@code max-concurrent-pulls-per-tenant} of them ({@link PullTurns}, ADR
- * 0070): a tenant whose pulls stall waits behind its own, never another's.
+ * 0073): a tenant whose pulls stall waits behind its own, never another's.
  * A dispatch that asks once a pull has ended starts another: under
  * {@code always} each dispatch asks its registry.
  */

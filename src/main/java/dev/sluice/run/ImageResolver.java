@@ -52,7 +52,7 @@ final class ImageResolver {
     }
 
     /**
-     * @param tenant      whose turn a pull takes (ADR 0070)
+     * @param tenant      whose turn a pull takes (ADR 0073)
      * @param pulledForIt the dispatch already waited for a pull of its image: it is not pulled again
      * @throws ContainerException {@code IMAGE_NOT_FOUND} when it is missing and may not be pulled
      * @throws Refused            when it resolved to where the allow-list does not reach

@@ -53,7 +53,7 @@ public interface ImagesConfig {
 
     /**
      * How many pulls of different images run at once; the others wait, without
-     * holding a run slot, the tenants taking turns (ADR 0070).
+     * holding a run slot, the tenants taking turns (ADR 0073).
      */
     @WithDefault("2")
     int maxConcurrentPulls();
@@ -87,7 +87,7 @@ public interface ImagesConfig {
     /**
      * How many of the pulls running at once one tenant's dispatches may hold; a
      * tenant's further pulls wait for its own to end while other tenants' start,
-     * so one tenant's stalled registry never holds every pull (ADR 0070). A pull
+     * so one tenant's stalled registry never holds every pull (ADR 0073). A pull
      * of an image several tenants asked for counts once, against the tenant whose
      * turn started it. Half of {@code max-concurrent-pulls}.
      */

@@ -13,7 +13,7 @@ import java.util.Set;
 import dev.sluice.concurrent.SharedPool;
 
 /**
- * Whose pull starts next (ADR 0070): at most {@code sluice.images.max-concurrent-pulls}
+ * Whose pull starts next (ADR 0073): at most {@code sluice.images.max-concurrent-pulls}
  * pulls run at once, at most {@code max-concurrent-pulls-per-tenant} of them
  * charged to one tenant, and the tenants take turns, the one whose pull
  * started least recently first, each in the order it asked. A pull is of one

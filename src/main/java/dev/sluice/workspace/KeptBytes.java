@@ -10,7 +10,7 @@ import dev.sluice.record.RequestRefused;
 /**
  * The bytes of the workspaces kept on the worker's disk until their
  * dispatches end, in all and per tenant ({@code sluice.workspace.max-kept-bytes},
- * {@code max-kept-bytes-per-tenant}, ADR 0070): a tenant whose queued
+ * {@code max-kept-bytes-per-tenant}, ADR 0073): a tenant whose queued
  * dispatches keep its share is refused another workspace with
  * {@code 429 workspaces-full}, while other tenants' are still taken. A
  * workspace is counted from its check at intake, by the size of its tar,

@@ -63,7 +63,7 @@ public interface WorkspaceConfig {
      * The most the workspaces kept on the worker's disk, until their dispatches
      * end, may take together: the bytes of their tars, every tenant's. Past it
      * a request with a workspace is refused with {@code 429 workspaces-full}
-     * (ADR 0070). A dispatch with its workspace queued on another worker's disk
+     * (ADR 0073). A dispatch with its workspace queued on another worker's disk
      * is not counted here.
      */
     @WithDefault("4G")
@@ -73,7 +73,7 @@ public interface WorkspaceConfig {
      * The most one tenant's kept workspaces may take together; past it that
      * tenant's next request with a workspace is refused with
      * {@code 429 workspaces-full} while other tenants' are still taken (ADR
-     * 0070). A quarter of {@code max-kept-bytes}.
+     * 0073). A quarter of {@code max-kept-bytes}.
      */
     @WithDefault("1G")
     MemorySize maxKeptBytesPerTenant();

@@ -26,7 +26,7 @@ import dev.sluice.record.DispatchSpec;
  * starts, {@link #prepare} gives the tar to upload, fetching and checking an
  * archive named by URL first. When it ends, {@link #ended} deletes it. What
  * is kept is counted per tenant between {@link #reserve} and {@link #ended}
- * ({@link KeptBytes}, ADR 0070).
+ * ({@link KeptBytes}, ADR 0073).
  */
 public final class Workspaces implements AutoCloseable {
 

@@ -132,7 +132,7 @@ class DispatchArtifactsTest {
                     assertThat(e.reason()).isEqualTo(RequestRefused.Reason.ARTIFACT_GONE);
                     assertThat(e.getMessage())
                             .isEqualTo("the artifacts of dispatch d-7 were removed to keep sluice.artifacts.max-disk"
-                                    + " (1 bytes) for newer dispatches' artifacts");
+                                    + " (1 bytes) and max-disk-per-tenant (1 bytes) for newer dispatches' artifacts");
                 });
     }
 

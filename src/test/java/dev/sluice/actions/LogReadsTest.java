@@ -13,7 +13,7 @@ import dev.sluice.record.RequestRefused;
 
 /**
  * Log range reads within the worker's slots and each tenant's share (ADR
- * 0054, 0070): one tenant's open reads never leave another without a slot.
+ * 0054, 0073): one tenant's open reads never leave another without a slot.
  */
 class LogReadsTest {
 

@@ -14,7 +14,7 @@ import dev.sluice.worker.PeerReads;
 
 /**
  * Reads relayed to other replicas, within the worker's bound and each
- * tenant's share (ADR 0070): a served answer holds its slot until it is
+ * tenant's share (ADR 0073): a served answer holds its slot until it is
  * closed, once however often; an answer that was not served holds none.
  */
 class RelayedReadsTest {

@@ -66,7 +66,7 @@ class ArtifactQuotaIT {
                         + "\"title\":\"The artifact is no longer kept\",\"status\":410,"
                         + "\"detail\":\"the artifacts of dispatch " + firstId
                         + " were removed to keep sluice.artifacts.max-disk (6291456 bytes)"
-                        + " for newer dispatches' artifacts\"}");
+                        + " and max-disk-per-tenant (6291456 bytes) for newer dispatches' artifacts\"}");
         for (JsonPath kept : List.of(second, third)) {
             for (Map<String, Object> artifact : kept.<Map<String, Object>>getList("result.artifacts")) {
                 byte[] served = given().get((String) artifact.get("href")).asByteArray();

@@ -19,7 +19,7 @@ import dev.sluice.testsupport.MutableClock;
  * sluice.artifacts.max-disk (ADR 0055): the oldest other dispatches' artifacts
  * go to make room, each leaving a mark of why; the dispatch being collected
  * and files still being written never go; the account survives a restart.
- * max-disk-per-tenant (ADR 0070): a tenant over its share makes room from its
+ * max-disk-per-tenant (ADR 0073): a tenant over its share makes room from its
  * own oldest artifacts, never another tenant's, and the worker's quota takes
  * from the tenant that keeps the most.
  */

@@ -115,7 +115,7 @@ class CallbackClientTest {
 
     /**
      * The address a name resolved to is the one connected to, and the one a
-     * delivery's slot is counted at (ADR 0070); the request still names the
+     * delivery's slot is counted at (ADR 0073); the request still names the
      * host it was sent to.
      */
     @Test

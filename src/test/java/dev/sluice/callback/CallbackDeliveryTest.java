@@ -317,7 +317,7 @@ class CallbackDeliveryTest {
 
     /**
      * The per-host limit is kept at the address an attempt connects to, per
-     * tenant (ADR 0070): with the tenant's one slot at the receiver's address
+     * tenant (ADR 0073): with the tenant's one slot at the receiver's address
      * taken, its deliveries to that address go back to the outbox by whatever
      * name they reach it, while another tenant's are sent.
      */

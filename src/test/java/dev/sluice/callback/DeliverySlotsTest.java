@@ -8,7 +8,7 @@ import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;
 
 /**
- * The callback senders' slots (ADR 0070): the worker's total, a tenant's
+ * The callback senders' slots (ADR 0073): the worker's total, a tenant's
  * share of it, and a tenant's slots at one address, keyed by the address and
  * port connected to.
  */

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
-/** A pool shared by tenants (ADR 0070): a total for all, a share for each, counted in the pool's own unit. */
+/** A pool shared by tenants (ADR 0073): a total for all, a share for each, counted in the pool's own unit. */
 class SharedPoolTest {
 
     @Test

@@ -19,7 +19,7 @@ import dev.sluice.record.DispatchFinished;
 import dev.sluice.record.RequestRefused;
 
 /**
- * dispatch_subagent's wait (ADR 0070): a future that the announcement of the
+ * dispatch_subagent's wait (ADR 0073): a future that the announcement of the
  * dispatch's end completes, or its bound; it never misses an end that came
  * before it began, holds no thread, and a tenant holds at most its share of
  * the waits. The bound is a timer the test fires itself: nothing here sleeps

@@ -7,7 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Whose pull starts next (ADR 0070), with synthetic images and tenants: the
+ * Whose pull starts next (ADR 0073), with synthetic images and tenants: the
  * pulls running at once, a tenant's share of them, turns taken by the tenant
  * whose pull started least recently, and a pull of one image shared by
  * whoever asks for it.

@@ -16,7 +16,7 @@ import dev.sluice.record.RequestRefused;
 
 /**
  * The workspaces kept until their dispatches end, counted per tenant (ADR
- * 0070): a tenant whose kept workspaces fill its share is refused another,
+ * 0073): a tenant whose kept workspaces fill its share is refused another,
  * another tenant's is still taken, and bytes come back when a dispatch ends,
  * when a request is refused or replayed, and are counted again at start.
  */

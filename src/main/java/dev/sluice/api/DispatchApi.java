@@ -93,7 +93,9 @@ public interface DispatchApi {
     @APIResponse(
             responseCode = "429",
             description = "tenant-at-capacity: the caller's tenant holds every place its limits give it; "
-                    + "at-capacity: every run slot and queue place of the worker is taken")
+                    + "at-capacity: every run slot and queue place of the worker is taken; workspaces-full: the "
+                    + "workspace would take the tenant's kept workspaces past sluice.workspace.max-kept-bytes-per-tenant, "
+                    + "or the worker's past max-kept-bytes (ADR 0073)")
     @APIResponse(
             responseCode = "503",
             description = "shutting-down, engine-unavailable or store-unavailable: nothing was accepted")
@@ -283,7 +285,10 @@ public interface DispatchApi {
     @APIResponse(
             responseCode = "429",
             description =
-                    "too-many-log-reads: sluice.api.max-log-reads ranges are being read; retry after " + "Retry-After")
+                    "too-many-log-reads: sluice.api.max-log-reads ranges, or the tenant's max-log-reads-per-tenant, "
+                            + "are being read; too-many-relayed-reads: sluice.api.max-relayed-reads reads, or the "
+                            + "tenant's max-relayed-reads-per-tenant, are relayed to other replicas (ADR 0073); retry "
+                            + "after Retry-After")
     @APIResponse(
             responseCode = "503",
             description = "engine-unavailable, store-unavailable, or owner-unreachable (the replica running the "
@@ -335,7 +340,9 @@ public interface DispatchApi {
     @APIResponse(
             responseCode = "429",
             description = "too-many-streams: sluice.events.max-subscribers, or the tenant's "
-                    + "max-subscribers-per-tenant, are open; retry after Retry-After")
+                    + "max-subscribers-per-tenant, are open; too-many-relayed-reads: sluice.api.max-relayed-reads "
+                    + "reads, or the tenant's max-relayed-reads-per-tenant, are relayed to other replicas (ADR 0073); "
+                    + "retry after Retry-After")
     @APIResponse(
             responseCode = "503",
             description = "store-unavailable, or owner-unreachable (the replica running the dispatch, to which "
@@ -399,6 +406,11 @@ public interface DispatchApi {
             responseCode = "421",
             description = "artifact-elsewhere: another worker ran the dispatch and keeps its artifacts on its disk, "
                     + "and advertises no address to relay the read to")
+    @APIResponse(
+            responseCode = "429",
+            description = "too-many-relayed-reads: the read would be relayed to the replica that ran the dispatch "
+                    + "while sluice.api.max-relayed-reads reads, or the tenant's max-relayed-reads-per-tenant, are "
+                    + "relayed (ADR 0073); retry after Retry-After")
     @APIResponse(
             responseCode = "503",
             description = "store-unavailable, or owner-unreachable (the replica that ran the dispatch, to which "

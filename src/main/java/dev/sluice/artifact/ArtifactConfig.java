@@ -25,7 +25,7 @@ public interface ArtifactConfig {
      * The most all kept artifacts take together on the worker's disk: room for
      * a dispatch's files is made by deleting the artifacts of the dispatches
      * kept first, of the tenant that keeps the most, which then answer
-     * {@code 410 artifact-gone} saying so (ADR 0055, 0073). At least
+     * {@code 410 artifact-gone} saying so (ADR 0055, and ADR 0073). At least
      * {@code max-total-size}.
      */
     @WithDefault("4G")

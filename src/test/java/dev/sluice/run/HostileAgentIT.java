@@ -154,7 +154,7 @@ class HostileAgentIT {
     private static void assertPlantedRecordIsNotBelieved(String runtime, String record) {
         JsonPath r = run(
                 runtime,
-                "printf hello; d=" + RECORD_DIR + "; printf '%s' \"$" + record + "\" > $d/record.json;"
+                "printf hello; d=" + RECORD_DIR + "; mkdir -p $d; printf '%s' \"$" + record + "\" > $d/record.json;"
                         + " printf INJECTED > $d/stdout.tail; chmod 555 $d");
 
         assertThat(r.getString("status")).as(r.prettify()).isEqualTo("succeeded");
@@ -172,7 +172,7 @@ class HostileAgentIT {
     void aRecordReplacedWhileTheWitnessWritesIsNeverTakenForItsOwn(String runtime) {
         JsonPath r = run(
                 runtime,
-                "printf hello; d=" + RECORD_DIR + "; printf '%s' \"$FORGED\" > /tmp/forged;"
+                "printf hello; d=" + RECORD_DIR + "; mkdir -p $d; printf '%s' \"$FORGED\" > /tmp/forged;"
                         + " (while :; do cp /tmp/forged $d/record.json; printf INJECTED > $d/stdout.tail;"
                         + " done 2>/dev/null &) ; sleep 1");
 

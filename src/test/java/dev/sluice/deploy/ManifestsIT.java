@@ -480,6 +480,17 @@ class ManifestsIT {
         assertThat(pod(deployment).at("/initContainers"))
                 .isEqualTo(
                         pod(only(parse(render(overlay("dind"))), "Deployment")).at("/initContainers"));
+        // Relayed reads are signed with the replicas' own secret, required of the same Secret (ADR 0071).
+        JsonNode relay =
+                find(worker.get("env"), "name", "SLUICE_WORKER_RELAY_SECRETS").at("/valueFrom/secretKeyRef");
+        assertThat(relay.get("name").asText()).isEqualTo("sluice-secrets");
+        assertThat(relay.get("key").asText()).isEqualTo("SLUICE_WORKER_RELAY_SECRETS");
+        assertThat(relay.path("optional").asBoolean(false)).isFalse();
+        assertThat(example).contains("SLUICE_WORKER_RELAY_SECRETS:");
+        assertThat(find(worker.get("env"), "name", "SLUICE_WORKER_ADVERTISED_URL")
+                        .get("value")
+                        .asText())
+                .isEqualTo("http://$(POD_IP):8080");
 
         List<String> egressPorts = new ArrayList<>();
         only(resources, "NetworkPolicy")

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 import org.junit.jupiter.api.Test;
@@ -92,10 +93,23 @@ class TenantNamesIT {
         return dispatches;
     }
 
+    /** The scrape once it shows {@code reached}; failing, the queue's lines of the last one say what it showed. */
     private static String awaitScrape(WorkerProcess worker, Predicate<Scrape> reached) {
-        return await().atMost(Duration.ofSeconds(30))
+        AtomicReference<String> last = new AtomicReference<>("");
+        await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(250))
-                .until(() -> worker.probe("/q/metrics").body(), text -> reached.test(Scrape.of(text)));
+                .untilAsserted(() -> {
+                    last.set(worker.probe("/q/metrics").body());
+                    assertThat(reached.test(Scrape.of(last.get())))
+                            .as(
+                                    "the queue's series: %s",
+                                    last.get()
+                                            .lines()
+                                            .filter(l -> l.startsWith("sluice_queue"))
+                                            .toList())
+                            .isTrue();
+                });
+        return last.get();
     }
 
     private static void cancel(WorkerProcess worker, List<String[]> dispatches) throws IOException {

@@ -119,7 +119,7 @@ public class DispatchActions {
      * to {@code never} when the policy is {@code if-not-present} and the engine
      * holds the image now, so that an image removed meanwhile ends
      * {@code image_not_found} rather than being pulled. Empty when it would be
-     * pulled. For a door whose caller may not choose a registry (MCP, ADR 0072).
+     * pulled. For a door whose caller may not choose a registry (MCP, ADR 0075).
      */
     public Optional<DispatchRequest> withoutPull(DispatchRequest request) {
         PullPolicy policy = PullPolicies.narrowed(request.imagePullPolicy(), pullPolicy, new ArrayList<>());

@@ -18,7 +18,7 @@ import com.github.dockerjava.api.model.PullResponseItem;
  * within {@code sluice.images.pull-timeout}: the pull's connection to the
  * engine is closed at the deadline, which ends the engine's pull too, so no
  * thread waits on a registry that stalls (ADR 0059). The registry is asked
- * only where {@code mayPullFrom} allows its {@code host[:port]} (ADR 0072). A
+ * only where {@code mayPullFrom} allows its {@code host[:port]} (ADR 0075). A
  * failure is a {@link ContainerException} with {@code IMAGE_PULL_FAILED}
  * whose message is a {@link PullFailure}'s detail, in our words alone; what
  * the engine said goes to the log, never a password (one the engine echoed

@@ -28,7 +28,7 @@ public enum PullFailure {
             "registry unreachable",
             "the registry could not be reached: no connection, a name that does not resolve, or a TLS "
                     + "certificate the engine does not trust"),
-    /** The registry's name leads to an address the allow-list opens only to registries it names (ADR 0072). */
+    /** The registry's name leads to an address the allow-list opens only to registries it names (ADR 0075). */
     NOT_ALLOWED(
             "registry not allowed",
             "the registry's name resolves to a loopback, private or other internal address, and no pattern of "

@@ -43,7 +43,7 @@ public interface McpConfig {
      * {@code workspace.archive.url}, comma-separated (names or IP literals,
      * compared exactly, case-insensitive). With none, the default, MCP
      * dispatches take no archive URL: the worker would fetch from wherever the
-     * model that writes them was steered to (ADR 0072). Inline files and
+     * model that writes them was steered to (ADR 0075). Inline files and
      * archives are not concerned. A listed host is still fetched from under
      * the workspace's SSRF rules and {@code sluice.workspace.allowed-hosts}.
      */
@@ -58,7 +58,7 @@ public interface McpConfig {
      * without a pull: when its pull policy is {@code never}, or
      * {@code if-not-present} and the engine holds it at intake, and then it
      * runs as {@code never}. None by default: MCP dispatches run images the
-     * engine already has (ADR 0072). {@code sluice.images.allowed} still
+     * engine already has (ADR 0075). {@code sluice.images.allowed} still
      * applies to every image.
      */
     Optional<List<String>> registryAllowedHosts();

@@ -14,7 +14,7 @@ import dev.sluice.actions.Problem;
 import dev.sluice.actions.ProblemException;
 
 /**
- * What a dispatch made over MCP may have the worker fetch (ADR 0072): a
+ * What a dispatch made over MCP may have the worker fetch (ADR 0075): a
  * workspace archive only from a host on {@code sluice.mcp.archive-allowed-hosts},
  * an image only from a registry on {@code sluice.mcp.registry-allowed-hosts}.
  * The model that writes these requests reads agent output, so without this a

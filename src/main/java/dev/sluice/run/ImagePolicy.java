@@ -25,7 +25,7 @@ import dev.sluice.outbound.IpLiteral;
  * {@code 127.1:5000/x}) or as {@code localhost} is the worker's own network,
  * not the public one a pattern such as {@code *} means: only a pattern that
  * names that registry literally (no {@code *} before its first {@code /}, host
- * and port as the image writes them) allows its images (ADR 0072). A registry
+ * and port as the image writes them) allows its images (ADR 0075). A registry
  * named otherwise is looked up before a pull ({@link #mayPullFrom}), with the
  * same rule for a name that leads to such an address.
  */

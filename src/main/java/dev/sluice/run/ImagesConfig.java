@@ -24,7 +24,7 @@ public interface ImagesConfig {
      * image writes them and no {@code *} before the first {@code /}
      * ({@code 127.0.0.1:5443/*}); so is a registry whose name resolves to a
      * loopback, private or other internal address when its image is pulled
-     * (ADR 0072). Other images are refused with 403. An image the engine holds
+     * (ADR 0075). Other images are refused with 403. An image the engine holds
      * under other repositories than the one asked for must match by one of
      * them too.
      */

@@ -28,7 +28,7 @@ import dev.sluice.testsupport.WorkerProcess;
 
 /**
  * What a dispatch made over MCP may have the worker fetch (issue 38, ADR
- * 0072), through the official TypeScript SDK (src/test/node/mcp-calls.mjs)
+ * 0075), through the official TypeScript SDK (src/test/node/mcp-calls.mjs)
  * against the packaged worker as shipped and the real engine: an archive URL
  * or a registry the MCP lists do not name is the tool's 422 naming the field,
  * and nothing is created; a listed archive host is fetched from (a real HTTPS

@@ -20,7 +20,7 @@ import dev.sluice.actions.ProblemException;
 
 /**
  * The hosts a dispatch made over MCP may have the worker fetch from (ADR
- * 0072): archive URLs and image registries, each on its own list. Whether a
+ * 0075): archive URLs and image registries, each on its own list. Whether a
  * request can run without a pull is the actions' answer ({@code
  * DispatchActions.withoutPull}, against the real engine in McpEgressIT); here
  * it is the answer of an engine that holds nothing, and the calls are counted.

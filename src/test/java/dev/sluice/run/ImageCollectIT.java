@@ -52,7 +52,7 @@ class ImageCollectIT {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of(
-                    // A registry named by an address runs only where a pattern names it (ADR 0072).
+                    // A registry named by an address runs only where a pattern names it (ADR 0075).
                     "sluice.images.allowed",
                     "*," + HOST + "/*",
                     "sluice.images.registries.\"" + HOST + "\".username",

@@ -66,7 +66,7 @@ class ImagePullIT {
         public Map<String, String> getConfigOverrides() {
             String localhost = HOST.replace("127.0.0.1:", "localhost:");
             return Map.of(
-                    // Registries named by an address or as localhost run only where a pattern names them (ADR 0072).
+                    // Registries named by an address or as localhost run only where a pattern names them (ADR 0075).
                     "sluice.images.allowed",
                     "*," + HOST + "/*," + localhost + "/*,127.0.0.1:" + STALLING.getLocalPort() + "/*",
                     "sluice.images.registries.\"" + HOST + "\".username",

@@ -23,7 +23,7 @@ import dev.sluice.testsupport.WorkerProcess;
 
 /**
  * Which registries a tenant may have the engine pull from, and what it learns
- * when a pull fails (issue 38, ADR 0072), against the packaged worker as
+ * when a pull fails (issue 38, ADR 0075), against the packaged worker as
  * shipped, the real engine and the test registry (scripts/registry.sh, on
  * 127.0.0.1:5443, reachable also as localhost:5443). With the default
  * allow-list, an image whose registry is an address or localhost is refused

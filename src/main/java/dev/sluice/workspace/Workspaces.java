@@ -99,6 +99,7 @@ public final class Workspaces implements AutoCloseable {
             for (int i = 0; i < given.size(); i++) {
                 addFile("workspace.files." + i, given.get(i), tree);
             }
+            tree.complete();
         } catch (IOException e) {
             staged.close();
             throw new UncheckedIOException("write a workspace", e);
@@ -164,6 +165,7 @@ public final class Workspaces implements AutoCloseable {
                         ArchiveEntries.read("workspace.files", inline, tree, limits);
                     }
                 }
+                tree.complete();
             }
             return new Prepared(joined, true);
         } catch (IOException e) {
@@ -253,8 +255,7 @@ public final class Workspaces implements AutoCloseable {
             MessageDigest sha = Sha256.digest();
             String digest = HexFormat.of().formatHex(sha.digest(bytes));
             if (!digest.equals(archive.sha256())) {
-                throw new WorkspaceRefused(
-                        "workspace.archive.sha256", "does not match the archive, whose SHA-256 is " + digest);
+                throw new WorkspaceRefused("workspace.archive.sha256", "does not match the archive");
             }
         }
         return new ByteArrayInputStream(bytes);

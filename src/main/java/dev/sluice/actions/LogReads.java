@@ -38,16 +38,16 @@ public class LogReads {
      * written or closed; refused when the tenant's share or the worker's slots are taken.
      */
     LogRange open(String tenant, Supplier<LogRange> read) {
-        SharedPool.Taken taken = slots.take(tenant, 1);
-        if (taken != SharedPool.Taken.TAKEN) {
-            throw new RequestRefused(
-                    RequestRefused.Reason.TOO_MANY_LOG_READS,
-                    taken == SharedPool.Taken.SHARE_FULL
-                            ? "this tenant has as many log reads in flight as sluice.api.max-log-reads-per-tenant"
-                                    + " allows; try again later"
-                            : "the worker is serving as many log reads as sluice.api.max-log-reads allows;"
-                                    + " try again later");
-        }
+        slots.takeOrThrow(
+                tenant,
+                1,
+                taken -> new RequestRefused(
+                        RequestRefused.Reason.TOO_MANY_LOG_READS,
+                        taken == SharedPool.Taken.SHARE_FULL
+                                ? "this tenant has as many log reads in flight as"
+                                        + " sluice.api.max-log-reads-per-tenant allows; try again later"
+                                : "the worker is serving as many log reads as sluice.api.max-log-reads allows;"
+                                        + " try again later"));
         try {
             return read.get().whenClosed(() -> slots.give(tenant, 1));
         } catch (RuntimeException e) {

@@ -28,16 +28,16 @@ final class RelayedReads {
      * answer served holds its slot until it is closed; any other gives it back at once.
      */
     PeerReads.Answer read(String tenant, Supplier<PeerReads.Answer> read) {
-        SharedPool.Taken taken = slots.take(tenant, 1);
-        if (taken != SharedPool.Taken.TAKEN) {
-            throw new RequestRefused(
-                    RequestRefused.Reason.TOO_MANY_RELAYED_READS,
-                    taken == SharedPool.Taken.SHARE_FULL
-                            ? "this tenant has as many reads relayed to other replicas as"
-                                    + " sluice.api.max-relayed-reads-per-tenant allows; try again later"
-                            : "the worker relays as many reads to other replicas as sluice.api.max-relayed-reads"
-                                    + " allows; try again later");
-        }
+        slots.takeOrThrow(
+                tenant,
+                1,
+                taken -> new RequestRefused(
+                        RequestRefused.Reason.TOO_MANY_RELAYED_READS,
+                        taken == SharedPool.Taken.SHARE_FULL
+                                ? "this tenant has as many reads relayed to other replicas as"
+                                        + " sluice.api.max-relayed-reads-per-tenant allows; try again later"
+                                : "the worker relays as many reads to other replicas as"
+                                        + " sluice.api.max-relayed-reads allows; try again later"));
         AtomicBoolean given = new AtomicBoolean();
         Runnable giveBack = () -> {
             if (given.compareAndSet(false, true)) {

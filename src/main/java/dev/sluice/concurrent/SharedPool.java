@@ -2,6 +2,7 @@ package dev.sluice.concurrent;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A pool the tenants of a worker share (ADR 0073): a total that all of them
@@ -54,6 +55,18 @@ public final class SharedPool {
         held.put(tenant, mine + amount);
         inUse += amount;
         return Taken.TAKEN;
+    }
+
+    /**
+     * Takes {@code amount} for {@code tenant}, or throws what {@code refusal}
+     * makes of the bound that refused it: a pool whose refusal is an answer
+     * (a {@code 429}) says it once.
+     */
+    public void takeOrThrow(String tenant, long amount, Function<Taken, ? extends RuntimeException> refusal) {
+        Taken taken = take(tenant, amount);
+        if (taken != Taken.TAKEN) {
+            throw refusal.apply(taken);
+        }
     }
 
     /**

@@ -105,19 +105,17 @@ class FinishWaits {
      * tenant's share, or every tenant's together, is taken.
      */
     Held hold(String tenant) {
-        SharedPool.Taken taken = held.take(tenant, 1);
-        if (taken == SharedPool.Taken.SHARE_FULL) {
-            throw new RequestRefused(
-                    RequestRefused.Reason.TOO_MANY_WAITS,
-                    "this tenant has as many dispatch_subagent calls waiting as sluice.mcp.max-waits-per-tenant"
-                            + " allows; call again with a shorter wait, or none, later");
-        }
-        if (taken == SharedPool.Taken.POOL_FULL) {
-            throw new RequestRefused(
-                    RequestRefused.Reason.TOO_MANY_WAITS,
-                    "the worker has as many dispatch_subagent calls waiting as sluice.mcp.max-waits allows;"
-                            + " call again with a shorter wait, or none, later");
-        }
+        held.takeOrThrow(
+                tenant,
+                1,
+                taken -> new RequestRefused(
+                        RequestRefused.Reason.TOO_MANY_WAITS,
+                        (taken == SharedPool.Taken.SHARE_FULL
+                                        ? "this tenant has as many dispatch_subagent calls waiting as"
+                                                + " sluice.mcp.max-waits-per-tenant allows"
+                                        : "the worker has as many dispatch_subagent calls waiting as"
+                                                + " sluice.mcp.max-waits allows")
+                                + "; call again with a shorter wait, or none, later"));
         return new Held(tenant);
     }
 

@@ -30,19 +30,17 @@ final class KeptBytes {
 
     /** Counts a checked workspace of {@code size} bytes for {@code tenant}, or refuses it. */
     Reservation reserve(String tenant, long size) {
-        SharedPool.Taken taken = bytes.take(tenant, size);
-        if (taken == SharedPool.Taken.SHARE_FULL) {
-            throw new RequestRefused(
-                    RequestRefused.Reason.WORKSPACES_FULL,
-                    "this tenant's queued dispatches keep as many workspace bytes as"
-                            + " sluice.workspace.max-kept-bytes-per-tenant allows; try again once some have run");
-        }
-        if (taken == SharedPool.Taken.POOL_FULL) {
-            throw new RequestRefused(
-                    RequestRefused.Reason.WORKSPACES_FULL,
-                    "the worker keeps as many workspace bytes as sluice.workspace.max-kept-bytes allows;"
-                            + " try again once some dispatches have run");
-        }
+        bytes.takeOrThrow(
+                tenant,
+                size,
+                taken -> new RequestRefused(
+                        RequestRefused.Reason.WORKSPACES_FULL,
+                        taken == SharedPool.Taken.SHARE_FULL
+                                ? "this tenant's queued dispatches keep as many workspace bytes as"
+                                        + " sluice.workspace.max-kept-bytes-per-tenant allows; try again once some"
+                                        + " have run"
+                                : "the worker keeps as many workspace bytes as sluice.workspace.max-kept-bytes"
+                                        + " allows; try again once some dispatches have run"));
         return new Reservation(tenant, size);
     }
 

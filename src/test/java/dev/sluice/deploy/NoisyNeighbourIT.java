@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
@@ -38,6 +37,7 @@ import dev.sluice.testsupport.Digests;
 import dev.sluice.testsupport.ExpectedStream;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.TestDocker;
+import dev.sluice.testsupport.TestRegistry;
 import dev.sluice.testsupport.WorkerProcess;
 
 /**
@@ -96,8 +96,8 @@ class NoisyNeighbourIT {
     @Test
     void anotherTenantsReadsAndDispatchesStayQuickWhileOneTenantSaturatesEachPool() throws Exception {
         long began = System.nanoTime();
-        Properties registry = registry();
-        ServerSocket stalling = stalling();
+        Properties registry = TestRegistry.env();
+        ServerSocket stalling = TestRegistry.stalling();
         Path data = WorkerProcess.freshDataDir("noisy");
         Map<String, String> env = WorkerProcess.baseEnvironment(data, "sluice-noisy");
         env.put("SLUICE_API_TOKENS", "noisy:" + NOISY + ",quiet:" + QUIET);
@@ -578,37 +578,6 @@ class NoisyNeighbourIT {
         return line.toString();
     }
 
-    /** Accepts every connection and never says a word: a registry that stalls a pull at its first byte. */
-    private static ServerSocket stalling() throws IOException {
-        ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread acceptor = new Thread(() -> {
-            List<Socket> held = new ArrayList<>();
-            while (!server.isClosed()) {
-                try {
-                    held.add(server.accept());
-                } catch (IOException e) {
-                    return;
-                }
-            }
-        });
-        acceptor.setDaemon(true);
-        acceptor.start();
-        return server;
-    }
-
-    /** The test registry (scripts/registry.sh), which the quiet tenant's pull reads from. */
-    private static Properties registry() throws IOException {
-        Path env = Path.of("target/registry.env");
-        if (!Files.exists(env)) {
-            throw new IllegalStateException("target/registry.env is missing: run scripts/registry.sh");
-        }
-        Properties registry = new Properties();
-        try (InputStream in = Files.newInputStream(env)) {
-            registry.load(in);
-        }
-        return registry;
-    }
-
     /** A Docker config.json with the test registry's credentials, for the worker's pulls. */
     private static Path dockerConfig(Path data, Properties registry) throws IOException {
         String auth = Base64.getEncoder()
@@ -636,14 +605,8 @@ class NoisyNeighbourIT {
         Mcp(String token) throws Exception {
             this.token = token;
             HttpResponse<String> init = post(
-                            Map.of(
-                                    "jsonrpc",
-                                    "2.0",
-                                    "id",
-                                    ids.incrementAndGet(),
-                                    "method",
+                            request(
                                     "initialize",
-                                    "params",
                                     Map.of(
                                             "protocolVersion",
                                             "2025-06-18",
@@ -666,18 +629,12 @@ class NoisyNeighbourIT {
         }
 
         CompletableFuture<HttpResponse<String>> callAsync(String tool, Map<String, Object> arguments, Duration within) {
-            return post(
-                    Map.of(
-                            "jsonrpc",
-                            "2.0",
-                            "id",
-                            ids.incrementAndGet(),
-                            "method",
-                            "tools/call",
-                            "params",
-                            Map.of("name", tool, "arguments", arguments)),
-                    session,
-                    within);
+            return post(request("tools/call", Map.of("name", tool, "arguments", arguments)), session, within);
+        }
+
+        /** A JSON-RPC request of this session, with an id of its own. */
+        private Map<String, Object> request(String method, Map<String, Object> params) {
+            return Map.of("jsonrpc", "2.0", "id", ids.incrementAndGet(), "method", method, "params", params);
         }
 
         static JsonNode result(HttpResponse<String> r) throws IOException {

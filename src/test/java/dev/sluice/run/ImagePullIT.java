@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,6 +33,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.testsupport.EngineWide;
+import dev.sluice.testsupport.TestRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -52,14 +52,14 @@ import io.restassured.path.json.JsonPath;
 @TestProfile(ImagePullIT.Registry.class)
 class ImagePullIT {
 
-    static final Properties ENV = registryEnv();
+    static final Properties ENV = TestRegistry.env();
     static final String HOST = ENV.getProperty("SLUICE_TEST_REGISTRY");
     static final String REPOSITORY = HOST + "/" + ENV.getProperty("SLUICE_TEST_REGISTRY_IMAGE");
     static final String TAGGED = REPOSITORY + ":test";
     /** The same registry by its other name, configured with a wrong password. */
     static final String WRONG_PASSWORD = TAGGED.replace("127.0.0.1:", "localhost:");
     /** A registry that accepts connections and never answers. */
-    static final ServerSocket STALLING = stalling();
+    static final ServerSocket STALLING = TestRegistry.stalling();
 
     public static final class Registry implements QuarkusTestProfile {
         @Override
@@ -219,37 +219,5 @@ class ImagePullIT {
         byte[] out = p.getInputStream().readAllBytes();
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         return new String(out, StandardCharsets.UTF_8);
-    }
-
-    private static Properties registryEnv() {
-        Properties env = new Properties();
-        try (InputStream in = Files.newInputStream(Path.of("target/registry.env"))) {
-            env.load(in);
-        } catch (IOException e) {
-            throw new IllegalStateException("target/registry.env is missing: run scripts/registry.sh", e);
-        }
-        return env;
-    }
-
-    /** Accepts every connection and never says a word: a registry that stalls mid-pull, at its first byte. */
-    private static ServerSocket stalling() {
-        try {
-            ServerSocket server = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
-            Thread acceptor = new Thread(() -> {
-                List<Socket> held = new ArrayList<>();
-                while (!server.isClosed()) {
-                    try {
-                        held.add(server.accept());
-                    } catch (IOException e) {
-                        return;
-                    }
-                }
-            });
-            acceptor.setDaemon(true);
-            acceptor.start();
-            return server;
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

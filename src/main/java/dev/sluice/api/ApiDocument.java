@@ -103,9 +103,10 @@ public class ApiDocument implements OASFilter {
     }
 
     /**
-     * Every callback is signed the same way (docs/api.md, section 8.2): its
-     * Standard Webhooks headers are written here once, for each callback an
-     * operation declares.
+     * Every callback is signed and answered the same way (docs/api.md,
+     * sections 8.2 and 8.4): its Standard Webhooks headers and the answers a
+     * receiver gives are written here once, for each callback an operation
+     * declares.
      */
     private static void completeCallbacks(Operation operation) {
         if (operation.getCallbacks() == null) {
@@ -113,7 +114,18 @@ public class ApiDocument implements OASFilter {
         }
         for (Callback callback : operation.getCallbacks().values()) {
             for (PathItem item : callback.getPathItems().values()) {
-                item.getOperations().values().forEach(post -> post.parameters(callbackHeaders()));
+                item.getOperations()
+                        .values()
+                        .forEach(post -> post.parameters(callbackHeaders())
+                                .responses(OASFactory.createAPIResponses()
+                                        .addAPIResponse(
+                                                "200",
+                                                OASFactory.createAPIResponse().description("delivered (any 2xx)"))
+                                        .addAPIResponse(
+                                                "410",
+                                                OASFactory.createAPIResponse()
+                                                        .description("the receiver wants no more of this message: its "
+                                                                + "delivery stops (docs/api.md, section 8.4)"))));
             }
         }
     }

@@ -123,13 +123,7 @@ public interface DispatchApi {
                                                                             oneOf = {
                                                                                 DispatchResult.class,
                                                                                 DigestDocument.class
-                                                                            }))),
-                            responses = {
-                                @APIResponse(responseCode = "200", description = "delivered (any 2xx)"),
-                                @APIResponse(
-                                        responseCode = "410",
-                                        description = "the receiver wants no more: delivery stops")
-                            }))
+                                                                            })))))
     @Parameter(
             name = "traceparent",
             in = ParameterIn.HEADER,

@@ -72,13 +72,7 @@ public interface GroupApi {
                                                                             oneOf = {
                                                                                 GroupCallbackDocuments.Batch.class,
                                                                                 GroupCallbackDocuments.Finished.class
-                                                                            }))),
-                            responses = {
-                                @APIResponse(responseCode = "200", description = "delivered (any 2xx)"),
-                                @APIResponse(
-                                        responseCode = "410",
-                                        description = "the receiver wants no more: delivery of this message stops")
-                            }))
+                                                                            })))))
     @APIResponse(
             responseCode = "202",
             description = "Accepted: the group record",

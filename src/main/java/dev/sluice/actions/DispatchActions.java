@@ -1,5 +1,6 @@
 package dev.sluice.actions;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,14 +13,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.callback.CallbackService;
 import dev.sluice.callback.CallbackStore;
+import dev.sluice.container.ContainerException;
+import dev.sluice.container.ContainerRuntime;
 import dev.sluice.logs.DispatchLogs;
 import dev.sluice.logs.LogRange;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchQueries;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.DispatchStore;
+import dev.sluice.record.PullPolicy;
+import dev.sluice.record.RequestRefused;
 import dev.sluice.run.Cancellation;
 import dev.sluice.run.DispatchIntake;
+import dev.sluice.run.ImagesConfig;
 import dev.sluice.workspace.WorkspaceRefused;
 import dev.sluice.workspace.WorkspaceRequest;
 import dev.sluice.workspace.Workspaces;
@@ -46,6 +52,8 @@ public class DispatchActions {
     private final ObjectMapper json;
     private final Workspaces workspaces;
     private final OwnerReads owners;
+    private final ContainerRuntime engine;
+    private final PullPolicy pullPolicy;
 
     @Inject
     DispatchActions(
@@ -60,7 +68,9 @@ public class DispatchActions {
             CallbackService callbacks,
             ObjectMapper json,
             Workspaces workspaces,
-            OwnerReads owners) {
+            OwnerReads owners,
+            ContainerRuntime engine,
+            ImagesConfig images) {
         this.intake = intake;
         this.queries = queries;
         this.cancellation = cancellation;
@@ -73,6 +83,8 @@ public class DispatchActions {
         this.json = json;
         this.workspaces = workspaces;
         this.owners = owners;
+        this.engine = engine;
+        this.pullPolicy = images.pullPolicy();
     }
 
     /** Reads a request from JSON as POST's body is read: unknown fields and wrong types are refused. */
@@ -99,6 +111,33 @@ public class DispatchActions {
                     fingerprint.of(request),
                     key -> workspaces.keep(staged, key));
         }
+    }
+
+    /**
+     * The request as it runs without any pull, when it can: as it is when its
+     * pull policy is {@code never} (or when it will be refused anyway), narrowed
+     * to {@code never} when the policy is {@code if-not-present} and the engine
+     * holds the image now, so that an image removed meanwhile ends
+     * {@code image_not_found} rather than being pulled. Empty when it would be
+     * pulled. For a door whose caller may not choose a registry (MCP, ADR 0075).
+     */
+    public Optional<DispatchRequest> withoutPull(DispatchRequest request) {
+        PullPolicy policy = PullPolicies.narrowed(request.imagePullPolicy(), pullPolicy, new ArrayList<>());
+        if (policy == null || policy == PullPolicy.NEVER || request.imageRegistry() == null) {
+            return Optional.of(request);
+        }
+        if (policy == PullPolicy.ALWAYS) {
+            return Optional.empty();
+        }
+        boolean held;
+        try {
+            held = engine.findImage(request.image()).isPresent();
+        } catch (ContainerException e) {
+            throw new RequestRefused(
+                    RequestRefused.Reason.ENGINE_UNAVAILABLE,
+                    "the Docker engine did not say whether it holds the image; nothing was accepted");
+        }
+        return held ? Optional.of(request.withImagePullPolicy(PullPolicy.NEVER.wire())) : Optional.empty();
     }
 
     private Workspaces.Staged stage(WorkspaceRequest workspace) {

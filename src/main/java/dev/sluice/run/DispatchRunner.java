@@ -229,7 +229,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         return DispatchScheduler.Outcome.awaitImage(pull.pull());
     }
 
-    /** Why the pull it waited for failed; only the engine's classified words, never a credential (ADR 0059). */
+    /** Why the pull it waited for failed: its kind in our words, never the engine's text (ADR 0059, 0075). */
     private static DispatchResult.Error pullFailed(RuntimeException failure) {
         return failure instanceof ContainerException e ? Errors.of(e) : Errors.WORKER_ERROR;
     }

@@ -97,7 +97,7 @@ public class DispatchActions {
      * earlier one with the same id made there.
      */
     public DispatchIntake.Accepted create(Caller caller, DispatchRequest request) {
-        DispatchSpec spec = validator.validate(request);
+        DispatchSpec spec = validator.validate(caller.tenant(), request);
         if (request.workspace() == null) {
             return intake.accept(caller.tenant(), request.id(), spec, fingerprint.of(request));
         }
@@ -108,7 +108,7 @@ public class DispatchActions {
             return intake.accept(
                     caller.tenant(),
                     request.id(),
-                    validator.validate(request, staged.source()),
+                    validator.validate(caller.tenant(), request, staged.source()),
                     fingerprint.of(request),
                     key -> workspaces.keep(staged, key));
         }

@@ -27,6 +27,7 @@ import dev.sluice.callback.CallbackStore;
 import dev.sluice.callback.DeliveryState;
 import dev.sluice.concurrent.WarmUp;
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchLinks;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.RequestRefused;
@@ -86,7 +87,7 @@ class ApiWarmUp {
     /** POST's own part: read, validate and fingerprint the request, and answer 202 with the queued record. */
     private void accept() throws IOException {
         DispatchRequest request = json.readValue(REQUEST, DispatchRequest.class);
-        DispatchSpec spec = validator.validate(request);
+        DispatchSpec spec = validator.validate(DispatchKey.DEFAULT_TENANT, request);
         Dispatch queued = new Dispatch(
                 request.id(),
                 Dispatch.Status.QUEUED,
@@ -145,7 +146,7 @@ class ApiWarmUp {
             json.writeValueAsBytes(problems.json(e).getEntity());
         }
         try {
-            validator.validate(json.readValue(INVALID, DispatchRequest.class));
+            validator.validate(DispatchKey.DEFAULT_TENANT, json.readValue(INVALID, DispatchRequest.class));
         } catch (ProblemException e) {
             json.writeValueAsBytes(problems.problem(e).getEntity());
         }

@@ -28,14 +28,18 @@ import dev.sluice.store.StoredBody;
  */
 public class CallbackStore implements Outbox {
 
+    private static final String MSG = "msg_";
+
     /** The webhook-id of a dispatch's result: stable across attempts, rounds and restarts. */
     static String webhookId(String dispatchId) {
-        return "msg_" + dispatchId;
+        return MSG + dispatchId;
     }
 
     /**
      * A claimed delivery: its row, the dispatch whose stored result it sends
-     * ({@code null} for a stored message), and the tenant whose share it takes.
+     * ({@code null} for a stored message), and the tenant whose message it is:
+     * whose secrets sign it (ADR 0074) and whose share of the senders it takes
+     * (ADR 0073), as the row records it (V15).
      */
     record Due(long id, String dispatchId, String webhookId, String url, int roundAttempts, String tenant) {
 

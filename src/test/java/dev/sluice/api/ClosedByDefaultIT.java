@@ -28,22 +28,16 @@ class ClosedByDefaultIT {
     @Test
     void everyAddressAndNoTokenRefusesToStart() throws IOException {
         Map<String, String> env = WorkerProcess.environment("closed", Map.of("QUARKUS_HTTP_HOST", "0.0.0.0"));
-        try (WorkerProcess worker = WorkerProcess.spawn(env)) {
-            assertThat(worker.awaitExit(Duration.ofSeconds(60)))
-                    .as("exited; see %s", worker.logPath())
-                    .isTrue();
-            assertThat(worker.exitValue()).isNotZero();
-            assertThat(worker.logText())
-                    .containsPattern("ERROR \\[dev.sluice.api.ExposureCheck\\].* refusing to start: the worker"
-                            + " listens on 0.0.0.0, beyond loopback")
-                    .doesNotContain("Error occurred while executing task")
-                    .contains("SLUICE_API_TOKENS")
-                    .contains("QUARKUS_HTTP_HOST=127.0.0.1")
-                    .contains("SLUICE_API_ANONYMOUS=true");
-            assertThat(Path.of(env.get("SLUICE_DATA_DIR"), "sluice.mv.db"))
-                    .as("the store a refused worker never migrated")
-                    .doesNotExist();
-        }
+        assertThat(WorkerProcess.refusal(env))
+                .containsPattern("ERROR \\[dev.sluice.api.ExposureCheck\\].* refusing to start: the worker"
+                        + " listens on 0.0.0.0, beyond loopback")
+                .doesNotContain("Error occurred while executing task")
+                .contains("SLUICE_API_TOKENS")
+                .contains("QUARKUS_HTTP_HOST=127.0.0.1")
+                .contains("SLUICE_API_ANONYMOUS=true");
+        assertThat(Path.of(env.get("SLUICE_DATA_DIR"), "sluice.mv.db"))
+                .as("the store a refused worker never migrated")
+                .doesNotExist();
     }
 
     @Test

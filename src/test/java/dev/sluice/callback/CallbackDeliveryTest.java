@@ -9,9 +9,11 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -41,6 +43,7 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 class CallbackDeliveryTest {
 
     private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
+    private static final TenantSigners SIGNERS = TenantSigners.of(Signatures.TEST_SECRETS, Map.of());
 
     private final MutableClock clock = new MutableClock(T0);
     private final Receiver receiver = Receiver.on("127.0.0.1");
@@ -64,11 +67,15 @@ class CallbackDeliveryTest {
     }
 
     private CallbackDelivery delivery(DeliverySlots slots) {
-        return delivery(slots, new Tracing(OpenTelemetry.noop()));
+        return delivery(slots, new Tracing(OpenTelemetry.noop()), SIGNERS);
     }
 
     private CallbackDelivery delivery(int maxConcurrent, int maxPerHost, Tracing tracing) {
-        return delivery(new DeliverySlots(maxConcurrent, maxConcurrent, maxPerHost), tracing);
+        return delivery(new DeliverySlots(maxConcurrent, maxConcurrent, maxPerHost), tracing, SIGNERS);
+    }
+
+    private CallbackDelivery delivery(TenantSigners signers) {
+        return delivery(new DeliverySlots(8, 8, 4), new Tracing(OpenTelemetry.noop()), signers);
     }
 
     /** Test names: both are the receiver's loopback address. */
@@ -78,7 +85,7 @@ class CallbackDeliveryTest {
                 : InetAddress.getAllByName(host);
     }
 
-    private CallbackDelivery delivery(DeliverySlots slots, Tracing tracing) {
+    private CallbackDelivery delivery(DeliverySlots slots, Tracing tracing, TenantSigners signers) {
         CallbackClient client = new CallbackClient(
                 new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")), CallbackDeliveryTest::lookup),
                 Duration.ofSeconds(2),
@@ -90,7 +97,7 @@ class CallbackDeliveryTest {
                 outbox,
                 dispatches.store(),
                 client,
-                new WebhookSigner(Signatures.TEST_SECRETS),
+                signers,
                 schedule,
                 clock,
                 "worker-1",
@@ -392,5 +399,77 @@ class CallbackDeliveryTest {
         } finally {
             other.close();
         }
+    }
+
+    private static final String BETA = Signatures.freshSecret();
+
+    /** A tenant's results, and its group's messages, are signed with its own secrets; others' with the worker's. */
+    @Test
+    void eachTenantsMessagesAreSignedWithItsOwnSecrets() {
+        finished("d-1");
+        finished("beta.d-1");
+        jdbc.transaction("queue", tx -> {
+            outbox.enqueueMessage(tx, "beta", "msg_beta.g-1_final", receiver.url("/group"), "{}".getBytes(UTF_8), T0);
+            return null;
+        });
+        round(delivery(TenantSigners.of(Signatures.TEST_SECRETS, Map.of("beta", List.of(BETA)))));
+
+        Map<String, Receiver.Request> byId =
+                receiver.requests().stream().collect(Collectors.toMap(r -> r.header("webhook-id"), r -> r));
+        assertThat(byId).containsOnlyKeys("msg_d-1", "msg_beta.d-1", "msg_beta.g-1_final");
+        assertThat(Signatures.verifies(byId.get("msg_d-1"), Signatures.TEST_SECRETS.get(0)))
+                .isTrue();
+        assertThat(Signatures.verifies(byId.get("msg_d-1"), BETA)).isFalse();
+        for (String beta : List.of("msg_beta.d-1", "msg_beta.g-1_final")) {
+            assertThat(Signatures.verifies(byId.get(beta), BETA)).as(beta).isTrue();
+            assertThat(Signatures.verifies(byId.get(beta), Signatures.TEST_SECRETS.get(0)))
+                    .as(beta)
+                    .isFalse();
+            assertThat(byId.get(beta).header("webhook-signature")).as(beta).doesNotContain(" ");
+        }
+    }
+
+    /** The secrets are chosen at each attempt: a retry after a restart with rotated secrets signs with those. */
+    @Test
+    void aRetryAfterARotationSignsWithTheSecretsConfiguredNow() {
+        String next = Signatures.freshSecret();
+        receiver.then(Receiver.status(500));
+        finished("beta.d-1");
+        round(delivery(TenantSigners.of(Signatures.TEST_SECRETS, Map.of("beta", List.of(BETA)))));
+        clock.advance(Duration.ofSeconds(10));
+        round(delivery(TenantSigners.of(Signatures.TEST_SECRETS, Map.of("beta", List.of(next, BETA)))));
+        clock.advance(Duration.ofSeconds(60));
+        assertThat(outbox.redeliver("beta.d-1", clock.instant())).isTrue();
+        round(delivery(TenantSigners.of(Signatures.TEST_SECRETS, Map.of("beta", List.of(next)))));
+
+        List<Receiver.Request> requests = receiver.requests();
+        assertThat(requests).hasSize(3);
+        assertThat(Signatures.verifies(requests.get(0), BETA)).isTrue();
+        assertThat(Signatures.verifies(requests.get(0), next)).isFalse();
+        assertThat(Signatures.verifies(requests.get(1), next)).isTrue();
+        assertThat(Signatures.verifies(requests.get(1), BETA)).isTrue();
+        assertThat(Signatures.verifies(requests.get(2), next)).isTrue();
+        assertThat(Signatures.verifies(requests.get(2), BETA)).isFalse();
+    }
+
+    /** A delivery whose tenant no secret serves any more is not sent unsigned: it fails, and is tried again. */
+    @Test
+    void aDeliveryNoSecretServesIsNotSentButTriedAgainOnTheSchedule() {
+        finished("beta.d-1");
+        round(delivery(TenantSigners.of(List.of(), Map.of())));
+        assertThat(receiver.requests()).isEmpty();
+        CallbackStore.State s = state("beta.d-1");
+        assertThat(s.state()).isEqualTo(DeliveryState.PENDING);
+        assertThat(s.lastError()).isEqualTo("no signing secret serves this tenant");
+        assertThat(attempted)
+                .extracting(DeliveryAttempted::outcome, DeliveryAttempted::failure)
+                .containsExactly(tuple(DeliveryAttempted.Outcome.RETRY, "unsigned"));
+
+        clock.advance(Duration.ofSeconds(10));
+        round(delivery(TenantSigners.of(List.of(), Map.of("beta", List.of(BETA)))));
+        assertThat(receiver.requests())
+                .singleElement()
+                .satisfies(r -> assertThat(Signatures.verifies(r, BETA)).isTrue());
+        assertThat(state("beta.d-1").state()).isEqualTo(DeliveryState.DELIVERED);
     }
 }

@@ -40,10 +40,21 @@ public class WorkerClient {
 
     private final String baseUrl;
     private final String managementUrl;
+    private final String token;
 
     public WorkerClient(String baseUrl, String managementUrl) {
+        this(baseUrl, managementUrl, null);
+    }
+
+    private WorkerClient(String baseUrl, String managementUrl, String token) {
         this.baseUrl = baseUrl;
         this.managementUrl = managementUrl;
+        this.token = token;
+    }
+
+    /** A client of the same worker that sends {@code Authorization: Bearer <token>} on every API request. */
+    public WorkerClient as(String token) {
+        return new WorkerClient(baseUrl, managementUrl, token);
     }
 
     /** A request that runs a shell script in the test agent image. */
@@ -190,7 +201,10 @@ public class WorkerClient {
         }
     }
 
-    private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
+    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
         try {
             return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {

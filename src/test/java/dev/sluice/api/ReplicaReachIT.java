@@ -185,7 +185,8 @@ class ReplicaReachIT {
         // The running dispatch's events, followed through the other replica, and a cancel sent there.
         List<String> events = new CopyOnWriteArrayList<>();
         CompletableFuture<Void> stream = follow(other, "/v1/dispatches/" + running + "/events", events);
-        await().atMost(Duration.ofSeconds(10)).until(() -> events.stream().anyMatch(e -> e.contains("\"running\"")));
+        // The first relayed stream of a replica started without warm-up: its first request is slow on a loaded machine.
+        await().atMost(Duration.ofSeconds(30)).until(() -> events.stream().anyMatch(e -> e.contains("\"running\"")));
         HttpResponse<byte[]> beta = send(other, "DELETE", "/v1/dispatches/" + running, BETA);
         assertThat(beta.statusCode()).isEqualTo(404);
         Instant asked = Instant.now();

@@ -40,8 +40,8 @@ public interface ApiConfig {
 
     /**
      * The most bytes of request bodies the worker reads at once, over the API
-     * and MCP together: a body counts its length (or
-     * {@code sluice.api.max-request-size} while it declares none) and at least
+     * and MCP together: a body counts its length (one that declares none, up
+     * to {@code sluice.api.max-request-size} while it is read) and at least
      * 64 bytes for each JSON token it holds, from before its first byte is
      * read until its answer is sent. Past it a body is refused at once with
      * {@code 429 too-many-bodies} and {@code Retry-After} (ADR 0074). A body

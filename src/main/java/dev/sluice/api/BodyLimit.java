@@ -14,6 +14,7 @@ import dev.sluice.actions.Problem;
 import dev.sluice.actions.Refusals;
 import dev.sluice.actions.reading.BodyRefused;
 import dev.sluice.actions.reading.DecodingBudget;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.Json;
@@ -24,12 +25,14 @@ import io.vertx.ext.web.handler.BodyHandler;
 /**
  * Bodies over {@code sluice.api.max-request-size} get 413 as a problem detail,
  * before anything is created. The HTTP layer's own 413 is turned into the
- * same problem detail. A body within it is charged to the decoding budget
- * before its first byte is read (ADR 0074), its declared length, or the limit
- * while it declares none, and given back when its answer is sent; past the
- * worker's or the caller's tenant's bound it gets 429 at once. A request
- * with no known token is charged nothing: the token check refuses it without
- * reading it.
+ * same problem detail. A body is charged to the caller's tenant's share of
+ * the decoding budget before its first byte is read (ADR 0074), and given
+ * back when its answer is sent: its declared length, or the limit while a
+ * chunked one is read here; past the worker's or the tenant's bound, 429 at
+ * once. Over HTTP/2 a body may declare no length and cannot be read ahead of
+ * the REST layer: the bounded reader charges it as its bytes arrive and
+ * refuses it once it runs past the limit. A request with no known token is
+ * charged nothing: the token check refuses it without reading it.
  */
 @Singleton
 class BodyLimit {
@@ -48,25 +51,40 @@ class BodyLimit {
     }
 
     void routes(@Observes Router router) {
-        BodyHandler unknownLength = BodyHandler.create(false).setBodyLimit(max);
+        BodyHandler chunked = BodyHandler.create(false).setBodyLimit(max);
         router.route("/v1/*").order(Integer.MIN_VALUE + 1).handler(rc -> {
-            String length = rc.request().getHeader("Content-Length");
-            if (length != null && declared(length) > max) {
+            HttpServerRequest request = rc.request();
+            String length = request.getHeader("Content-Length");
+            long declared = length == null ? 0 : declared(length);
+            if (declared > max) {
                 // A declared length past the limit is refused before a byte is read.
                 tooLarge(rc);
-                return;
-            }
-            boolean unknown = length == null && unknownLength(rc.request());
-            long charge = unknown ? max : length == null ? 0 : declared(length);
-            if (charge > 0 && !charged(rc, charge)) {
-                return;
-            }
-            if (unknown) {
-                // A body of unknown length is read here, within the limit, and refused as soon as it runs past it.
-                unknownLength.handle(rc);
+            } else if (declared > 0) {
+                if (charged(rc, declared)) {
+                    rc.next();
+                }
+            } else if (request.getHeader("Transfer-Encoding") != null && request.version() != HttpVersion.HTTP_2) {
+                // A chunked body is read here, within the limit, and refused as soon as it runs past it; charged
+                // the most a body may be while it is read, then its length.
+                if (charged(rc, max)) {
+                    chunked.handle(rc);
+                }
+            } else if (mayCarryBody(request)) {
+                // HTTP/2 without a length (its end may come only after its headers): the REST layer streams it
+                // into the bounded reader, which charges its bytes as they arrive and refuses it past the limit.
+                if (charged(rc, 0)) {
+                    rc.next();
+                }
             } else {
                 rc.next();
             }
+        });
+        router.route("/v1/*").order(Integer.MIN_VALUE + 2).handler(rc -> {
+            DecodingBudget.Grant grant = rc.get(DecodingBudget.CONTEXT_KEY);
+            if (grant != null && rc.body().buffer() != null) {
+                grant.settle(rc.body().length());
+            }
+            rc.next();
         });
         router.route().order(Integer.MIN_VALUE).failureHandler(rc -> {
             if (rc.statusCode() == 413 && !rc.response().ended()) {
@@ -77,17 +95,21 @@ class BodyLimit {
         });
     }
 
-    /** Chunked over HTTP/1.1; over HTTP/2, a stream whose headers did not end it and named no length. */
-    private static boolean unknownLength(HttpServerRequest request) {
-        return request.getHeader("Transfer-Encoding") != null
-                || (request.version() == HttpVersion.HTTP_2 && !request.isEnded());
+    private static boolean mayCarryBody(HttpServerRequest request) {
+        HttpMethod method = request.method();
+        return method == HttpMethod.POST || method == HttpMethod.PUT || method == HttpMethod.PATCH;
     }
 
-    /** Charges the body to its tenant's share of the decoding budget until the answer is sent, or answers 429. */
+    /**
+     * Charges the body to its tenant's share until the answer is sent; false
+     * when it was refused (answered 429), or has no known caller (left to the
+     * token check, unread).
+     */
     private boolean charged(RoutingContext rc, long bytes) {
         Optional<Caller> caller = tokens.caller(rc.request().getHeader("Authorization"));
         if (caller.isEmpty()) {
-            return true;
+            rc.next();
+            return false;
         }
         DecodingBudget.Grant grant;
         try {

@@ -100,9 +100,13 @@ class McpBodies {
         DecodingBudget.Grant grant = rc.get(DecodingBudget.CONTEXT_KEY);
         Buffer body = rc.body().buffer();
         if (grant == null || body == null || body.length() == 0) {
+            if (grant != null) {
+                grant.settle(0);
+            }
             rc.next();
             return;
         }
+        grant.settle(body.length()); // its length from now on, not the most a body may be
         rc.vertx()
                 .executeBlocking(
                         () -> {

@@ -3,11 +3,21 @@ package dev.sluice.api;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -105,6 +115,63 @@ class BoundedBodiesTest {
         }
         // The held request ended with its connection: its share is back, and the same body is read.
         firstAnswer(body, 429, false).then().statusCode(422);
+    }
+
+    /**
+     * Over HTTP/2 (h2c, as the JDK's client upgrades to it) a request may name
+     * no length: reads are not charged, a body of unknown length is read and
+     * bounded, and nothing is refused for the budget it took while read.
+     */
+    @Test
+    void overHttp2RequestsWithAndWithoutLengthsAreReadAsOverHttp1() throws Exception {
+        HttpClient http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_2)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
+        String base = "http://localhost:" + RestAssured.port;
+        for (int i = 0; i < 20; i++) {
+            HttpResponse<String> listed = http.send(
+                    HttpRequest.newBuilder(URI.create(base + "/v1/dispatches?limit=1"))
+                            .timeout(Duration.ofSeconds(30))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
+        }
+        assertThat(http.send(
+                                HttpRequest.newBuilder(URI.create(base + "/v1/dispatches?limit=1"))
+                                        .GET()
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .version())
+                .isEqualTo(HttpClient.Version.HTTP_2);
+        byte[] tooMany =
+                ("{\"image\":\"\",\"command\":[" + items("\"a\"", 4097) + "]}").getBytes(StandardCharsets.UTF_8);
+        for (HttpRequest.BodyPublisher body : List.of(
+                HttpRequest.BodyPublishers.ofByteArray(tooMany),
+                HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(tooMany)))) {
+            HttpResponse<String> refused = http.send(
+                    HttpRequest.newBuilder(URI.create(base + "/v1/dispatches"))
+                            .timeout(Duration.ofSeconds(30))
+                            .header("Content-Type", "application/json")
+                            .POST(body)
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(422);
+            assertThat(refused.body()).contains("has more than 4096 arguments");
+        }
+        List<CompletableFuture<HttpResponse<String>>> bodiless = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            bodiless.add(http.sendAsync(
+                    HttpRequest.newBuilder(URI.create(base + "/v1/dispatches/none-such/redeliver"))
+                            .timeout(Duration.ofSeconds(30))
+                            .POST(HttpRequest.BodyPublishers.noBody())
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        for (CompletableFuture<HttpResponse<String>> answer : bodiless) {
+            assertThat(answer.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(404);
+        }
     }
 
     /**

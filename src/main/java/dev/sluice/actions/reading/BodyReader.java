@@ -34,6 +34,7 @@ public final class BodyReader {
     }
 
     private final ObjectMapper json;
+    private final long maxBytes;
     private final JsonFactory requests;
     private final JsonFactory messages;
     private final Map<Shape, BodyShape> shapes;
@@ -41,6 +42,7 @@ public final class BodyReader {
 
     public BodyReader(ObjectMapper json, BodyLimits limits) {
         this.json = json;
+        this.maxBytes = limits.maxBytes();
         StreamReadConstraints constraints = StreamReadConstraints.builder()
                 .maxDocumentLength(limits.maxBytes())
                 .maxStringLength((int) Math.min(Integer.MAX_VALUE, limits.maxBytes()))
@@ -64,14 +66,18 @@ public final class BodyReader {
 
     /**
      * A request body as {@code type}, or {@code null} for an empty body or
-     * JSON {@code null}. A refusal closes the body first, which reads it to
-     * its end, so that it is answered after the client has sent it all.
+     * JSON {@code null}, charged to {@code grant} as its bytes arrive and as
+     * its tokens are read, and refused past the most a body may be whatever
+     * length it declared. A refusal closes the body first, which (RESTEasy's
+     * stream does) reads it to its end, so that it is answered after the
+     * client has sent it all.
      *
      * @throws BodyRefused past a bound, or past what {@code grant} may charge
      * @throws IOException what binding refuses (unknown fields, wrong types, not JSON), as Jackson says it
      */
     public <T> T read(InputStream body, Class<T> type, Shape shape, DecodingBudget.Grant grant) throws IOException {
-        return bind(requests.createParser(body), type, shapes.get(shape), grant);
+        InputStream charged = new ChargedInput(body, grant, maxBytes);
+        return bind(requests.createParser(charged), type, shapes.get(shape), grant);
     }
 
     /** As {@link #read(InputStream, Class, Shape, DecodingBudget.Grant)}, for a body already charged. */

@@ -8,7 +8,7 @@ import java.util.Map;
  * ({@code sluice.api.max-decoding-bytes}) and for each tenant
  * ({@code sluice.api.max-decoding-bytes-per-tenant}) (ADR 0074). A body is
  * charged its length from before its first byte is read (the most a body
- * may be, when it declares none), and at least {@link BodyLimits#TOKEN_BYTES}
+ * may be while one that declares none is read), and at least {@link BodyLimits#TOKEN_BYTES}
  * for each token it turns out to hold, until its answer is sent: the bytes
  * and the objects they become are the request's until then. Past either
  * bound it is refused at once, 429, and nothing waits: one tenant's large
@@ -25,6 +25,13 @@ public final class DecodingBudget {
         /** Charges at least {@code bytes} in all, or refuses the body ({@link BodyRefused.Kind#BUSY}). */
         void atLeast(long bytes);
 
+        /**
+         * Charges {@code bytes} in all, giving back what was charged beyond: a
+         * body of unknown length, charged the most a body may be while it was
+         * read, once it is read whole.
+         */
+        void settle(long bytes);
+
         /** Gives back everything charged; again changes nothing. */
         @Override
         void close();
@@ -34,6 +41,9 @@ public final class DecodingBudget {
     public static final Grant NONE = new Grant() {
         @Override
         public void atLeast(long bytes) {}
+
+        @Override
+        public void settle(long bytes) {}
 
         @Override
         public void close() {}
@@ -103,6 +113,17 @@ public final class DecodingBudget {
                 charge(tenant, bytes - held);
                 held = bytes;
             }
+        }
+
+        @Override
+        public void settle(long bytes) {
+            synchronized (DecodingBudget.this) {
+                if (!closed && bytes < held) {
+                    give(tenant, held - bytes);
+                    held = bytes;
+                }
+            }
+            atLeast(bytes);
         }
 
         @Override

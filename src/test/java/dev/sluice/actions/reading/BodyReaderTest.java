@@ -164,6 +164,33 @@ class BodyReaderTest {
     }
 
     @Test
+    void aStreamedBodyIsChargedAsItArrivesAndRefusedPastTheLimitWhateverItDeclared() {
+        BodyReader small = new BodyReader(JSON, new BodyLimits(64 * 1024, 50, 100));
+        String input = "{\"image\":\"x\",\"input\":\"" + "a".repeat(64 * 1024) + "\"}";
+        assertThatThrownBy(() ->
+                        small.read(bytes(input), DispatchRequest.class, BodyReader.Shape.DISPATCH, DecodingBudget.NONE))
+                .isInstanceOfSatisfying(BodyRefused.class, refused -> {
+                    assertThat(refused.kind()).isEqualTo(BodyRefused.Kind.TOO_LARGE);
+                    assertThat(refused.detail())
+                            .isEqualTo("request bodies may be at most 65536 bytes; " + "nothing was created");
+                });
+
+        DecodingBudget budget = new DecodingBudget(1 << 20, 1 << 20);
+        DecodingBudget.Grant other = budget.take("acme", (1 << 20) - (200 << 10));
+        DecodingBudget.Grant grant = budget.take("acme", 0);
+        String large = "{\"image\":\"x\",\"input\":\"" + "a".repeat(300 << 10) + "\"}";
+        assertThatThrownBy(() -> reader.read(bytes(large), DispatchRequest.class, BodyReader.Shape.DISPATCH, grant))
+                .isInstanceOfSatisfying(
+                        BodyRefused.class, r -> assertThat(r.kind()).isEqualTo(BodyRefused.Kind.BUSY));
+        assertThat(budget.used("acme"))
+                .as("charged as it arrived, up to the bound")
+                .isGreaterThan(1 << 19);
+        grant.close();
+        other.close();
+        assertThat(budget.used()).isZero();
+    }
+
+    @Test
     void anMcpMessageIsScannedWithItsToolArgumentsHeldToTheRequestsBounds() {
         DecodingBudget budget = new DecodingBudget(64 << 20, 32 << 20);
         String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"dispatch_group\","

@@ -48,6 +48,19 @@ class DecodingBudgetTest {
     }
 
     @Test
+    void aBodyOfUnknownLengthIsChargedTheMostWhileReadThenItsLength() {
+        DecodingBudget.Grant read = budget.take("alpha", 60);
+        assertThatThrownBy(() -> budget.take("alpha", 1)).isInstanceOf(BodyRefused.class);
+        read.settle(5);
+        assertThat(budget.used("alpha")).isEqualTo(5);
+        budget.take("alpha", 55).close();
+        read.settle(20);
+        assertThat(budget.used("alpha")).isEqualTo(20);
+        read.close();
+        assertThat(budget.used()).isZero();
+    }
+
+    @Test
     void aRefusedTakeChargesNothing() {
         assertThatThrownBy(() -> budget.take("alpha", 61)).isInstanceOf(BodyRefused.class);
         assertThat(budget.used()).isZero();

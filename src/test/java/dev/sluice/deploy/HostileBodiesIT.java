@@ -45,10 +45,12 @@ import dev.sluice.testsupport.WorkerProcess;
  * 11 MiB groups of four million members, three concurrent 11 MiB
  * {@code metadata} of four million empty arrays, nesting 100,000 deep (REST
  * and MCP), the same groups as MCP {@code dispatch_group} arguments, and 16
- * concurrent workspaces of 12 MiB. Each answer is one this test names (413,
- * 422 naming the field, 429 past the decoding budget; a workspace within
- * bounds may be accepted, 202, and then runs with its file intact), never a
- * 5xx or a stack trace, and nothing is created by a refused body. Throughout,
+ * concurrent workspaces of 12 MiB. Each answer is one this test names, never a
+ * 5xx or a stack trace, and nothing is created by a refused body: the groups
+ * and the metadata 413, 422 naming {@code dispatches} or {@code metadata}, or
+ * 429 past the decoding budget; the nesting 413 or 422 naming the field; the
+ * workspaces 202 (then each runs with its file intact) or 429, and at least
+ * one of them 429, since a tenant's share of the budget holds one at a time. Throughout,
  * another tenant's dispatches finish with their exact stdout (length and
  * SHA-256), and afterwards the worker is alive, ready, and its log holds no
  * OutOfMemoryError.
@@ -236,6 +238,11 @@ class HostileBodiesIT {
             }
         }
         assertThat(accepted).as("workspaces accepted").isNotEmpty();
+        // Their headers reach the worker together, and a tenant's share of the decoding budget (16 MiB) holds
+        // one 12 MiB body: the others are refused at once rather than decoded beside it.
+        assertThat(answers.stream().filter(a -> a.statusCode() == 429))
+                .as("workspaces refused past the tenant's decoding budget")
+                .isNotEmpty();
         for (String id : accepted) {
             JsonNode record = awaitTerminal(FILES, id);
             assertThat(record.path("status").asText()).as(record.toString()).isEqualTo("succeeded");

@@ -21,7 +21,7 @@ import io.quarkus.runtime.Startup;
 /** The read of a dispatch's artifacts, which only the doors ask for; how request bodies are read. */
 class ActionsProducer {
 
-    /** Bodies read within the bounds of the contract and the worker's settings (ADR 0074). */
+    /** Bodies read within the bounds of the contract and the worker's settings (ADR 0076). */
     @Produces
     @Singleton
     BodyReader bodies(ObjectMapper json, ApiConfig api, GroupConfig groups, WorkspaceConfig workspace) {

@@ -44,7 +44,7 @@ public interface ApiConfig {
      * to {@code sluice.api.max-request-size} while it is read) and at least
      * 64 bytes for each JSON token it holds, from before its first byte is
      * read until its answer is sent. Past it a body is refused at once with
-     * {@code 429 too-many-bodies} and {@code Retry-After} (ADR 0074). A body
+     * {@code 429 too-many-bodies} and {@code Retry-After} (ADR 0076). A body
      * takes a few times its length on the heap while it is read (a workspace's
      * text, then its files decoded), so the default keeps that well inside the
      * shipped {@code -Xmx512m} beside the running dispatches' output. At least

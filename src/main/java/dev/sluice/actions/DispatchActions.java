@@ -80,7 +80,7 @@ public class DispatchActions {
 
     /**
      * Reads POST's body within the bounds of the contract and {@code grant}
-     * (ADR 0074): unknown fields and wrong types are refused, and so is a body
+     * (ADR 0076): unknown fields and wrong types are refused, and so is a body
      * past a bound, before anything of it is built; {@code null} when empty.
      */
     public DispatchRequest read(InputStream body, DecodingBudget.Grant grant) throws IOException {

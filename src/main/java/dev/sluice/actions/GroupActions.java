@@ -57,7 +57,7 @@ public class GroupActions {
 
     /**
      * Reads POST's body within the bounds of the contract and {@code grant}
-     * (ADR 0074): its members are counted as they are read, and the group is
+     * (ADR 0076): its members are counted as they are read, and the group is
      * refused at the first past {@code sluice.groups.max-members}, before the
      * rest is built; {@code null} when empty.
      */

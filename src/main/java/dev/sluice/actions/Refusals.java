@@ -78,7 +78,7 @@ public class Refusals {
         return unexpected(e);
     }
 
-    /** A body refused while it was read (ADR 0074): the document 413, a field 422, the decoding budget 429. */
+    /** A body refused while it was read (ADR 0076): the document 413, a field 422, the decoding budget 429. */
     public Refusal body(BodyRefused e) {
         return switch (e.kind()) {
             case TOO_LARGE -> plain(413, "body-too-large", "The request body is too large", e.detail());

@@ -26,7 +26,7 @@ import io.vertx.ext.web.handler.BodyHandler;
  * Bodies over {@code sluice.api.max-request-size} get 413 as a problem detail,
  * before anything is created. The HTTP layer's own 413 is turned into the
  * same problem detail. A body is charged to the caller's tenant's share of
- * the decoding budget before its first byte is read (ADR 0074), and given
+ * the decoding budget before its first byte is read (ADR 0076), and given
  * back when its answer is sent: its declared length, or the limit while a
  * chunked one is read here; past the worker's or the tenant's bound, 429 at
  * once. Over HTTP/2 a body may declare no length and cannot be read ahead of

@@ -49,7 +49,7 @@ public class ProblemMappers {
         return respond(refusals.of(e));
     }
 
-    /** A body refused while it was read (ADR 0074): 413, 422 naming the field, or 429. */
+    /** A body refused while it was read (ADR 0076): 413, 422 naming the field, or 429. */
     @ServerExceptionMapper
     public Response body(BodyRefused e) {
         return respond(refusals.body(e));

@@ -21,7 +21,7 @@ import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 
 /**
  * POST bodies read by the actions' bounded reader instead of the REST layer's
- * own Jackson reader (ADR 0074): counted as they are parsed, charged to the
+ * own Jackson reader (ADR 0076): counted as they are parsed, charged to the
  * grant {@link BodyLimit} took for the request, and refused before what they
  * describe is built. An empty body is {@code null}, as before, for the
  * resource to refuse.

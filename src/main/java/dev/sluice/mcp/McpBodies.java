@@ -26,7 +26,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 
 /**
- * MCP messages bounded before the MCP server reads them (ADR 0074). The
+ * MCP messages bounded before the MCP server reads them (ADR 0076). The
  * server decodes each POST into a tree whole (Vert.x's JSON, on Quarkus's
  * mapper), with no bound but the body's length, before any tool sees its
  * arguments; so, before its routes, a POST under the MCP root is charged to

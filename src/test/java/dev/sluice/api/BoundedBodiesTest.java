@@ -34,7 +34,7 @@ import io.restassured.response.Response;
 
 /**
  * Both doors read bodies through the bounded reader and the decoding budget
- * (ADR 0074): a body past a bound gets its problem detail (413 for the whole
+ * (ADR 0076): a body past a bound gets its problem detail (413 for the whole
  * document, 422 naming the field), over REST and MCP alike, and creates
  * nothing; a body while another holds the tenant's share of the budget gets
  * 429 with Retry-After, and the share comes back when that request ends.

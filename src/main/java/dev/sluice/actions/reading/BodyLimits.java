@@ -2,7 +2,7 @@ package dev.sluice.actions.reading;
 
 /**
  * What a request body may hold, checked while it is read (docs/api.md,
- * section 3.7; ADR 0074). The fixed numbers are far above what a request of
+ * section 3.7; ADR 0076). The fixed numbers are far above what a request of
  * the contract needs and far below what takes the heap; the others follow
  * the worker's settings.
  *

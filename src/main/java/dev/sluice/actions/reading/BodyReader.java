@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * Reads request bodies within {@link BodyLimits} (ADR 0074): each token is
+ * Reads request bodies within {@link BodyLimits} (ADR 0076): each token is
  * checked as the parser reaches it and before binding builds anything of it,
  * so a body past a bound is refused with what it has cost so far, never with
  * what it describes. Binding is the API's own (the mapper's strict settings),

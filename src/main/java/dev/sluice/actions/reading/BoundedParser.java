@@ -13,7 +13,7 @@ import com.fasterxml.jackson.core.util.JsonParserDelegate;
  * bound, before binding builds anything of it: tokens in the body, its
  * depth, a group's members, the entries of {@code command}, {@code env},
  * {@code secrets}, {@code output.project} and {@code workspace.files}, and
- * the values and depth of each {@code metadata} (ADR 0074). Every token
+ * the values and depth of each {@code metadata} (ADR 0076). Every token
  * binding asks for passes through {@link #nextToken()}, so nothing reaches
  * an object unchecked; every 4096 tokens the grant is asked to cover what
  * the tokens will become.

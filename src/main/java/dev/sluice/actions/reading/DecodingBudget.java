@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * The bytes of request bodies being read at once, bounded for the worker
  * ({@code sluice.api.max-decoding-bytes}) and for each tenant
- * ({@code sluice.api.max-decoding-bytes-per-tenant}) (ADR 0074). A body is
+ * ({@code sluice.api.max-decoding-bytes-per-tenant}) (ADR 0076). A body is
  * charged its length from before its first byte is read (the most a body
  * may be while one that declares none is read), and at least {@link BodyLimits#TOKEN_BYTES}
  * for each token it turns out to hold, until its answer is sent: the bytes

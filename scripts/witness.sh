@@ -10,18 +10,20 @@
 # system compiler and -static. On Debian, as root, musl-tools is installed
 # when musl-gcc is missing. The Maven build runs this in generate-resources so
 # the binary is the classpath resource dev/sluice/container/sluice-witness.
+# Given a SOURCE, it builds that program the same way instead: the tests'
+# hostile agent (src/test/c/attack.c) runs FROM scratch too.
 #
-# Usage: scripts/witness.sh OUTPUT_FILE
+# Usage: scripts/witness.sh OUTPUT_FILE [SOURCE]
 # SLUICE_WITNESS_CC names the one compiler to use instead of the search.
 set -euo pipefail
 
 say() { printf 'witness: %s\n' "$*" >&2; }
 die() { say "ERROR: $*"; exit 1; }
 
-[ $# -eq 1 ] && [ -n "$1" ] || die "usage: scripts/witness.sh OUTPUT_FILE"
+[ $# -ge 1 ] && [ $# -le 2 ] && [ -n "$1" ] || die "usage: scripts/witness.sh OUTPUT_FILE [SOURCE]"
 out=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
-src=$root/src/main/c/witness.c
+src=${2:-$root/src/main/c/witness.c}
 [ -f "$src" ] || die "source $src is missing"
 
 # Maven runs this on every build; an output newer than its inputs is kept.

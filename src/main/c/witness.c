@@ -1,7 +1,7 @@
 /*
  * sluice-witness: the entrypoint wrapper of every dispatch container.
  *
- *   sluice-witness --record DIR --drain-ms N --tail BYTES -- COMMAND [ARGS...]
+ *   sluice-witness --record DIR [--key FILE] --drain-ms N --tail BYTES -- COMMAND [ARGS...]
  *
  * Runs COMMAND as a child, relays the child's stdout and stderr to its own
  * fd 1 and fd 2 (which the Docker engine captures), and counts exactly what the
@@ -9,6 +9,14 @@
  * child has ended it waits (at most N ms) until the engine has read everything
  * out of the pipes behind fd 1 and fd 2, writes DIR/stdout.tail,
  * DIR/stderr.tail and, last, DIR/record.json, and exits with the child's status.
+ *
+ * The record is believed only because the command could not have written it
+ * (ADR 0070). FILE holds a key of this container's own; the witness reads it
+ * and removes it before the command exists, keeps it only in its memory, and
+ * authenticates the record with HMAC-SHA256 under it. The witness makes
+ * itself non-dumpable first, so a command of the same user can neither trace
+ * it nor read its memory, and it is the container's PID 1, which no process
+ * inside may kill or stop (where the runtime keeps that rule).
  *
  * Why: the engine (20.10) closes its end of the output streams about two
  * seconds after the container's process exits; whatever its copy had not taken
@@ -35,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -221,7 +230,7 @@ static void sha256_update(sha256_ctx *c, const unsigned char *p, size_t n) {
     }
 }
 
-static void sha256_hex(sha256_ctx *c, char out[65]) {
+static void sha256_final(sha256_ctx *c, unsigned char out[32]) {
     uint64_t bits = c->total * 8;
     unsigned char pad[72];
     size_t padlen = (c->fill < 56 ? 56 : 120) - c->fill;
@@ -231,13 +240,80 @@ static void sha256_hex(sha256_ctx *c, char out[65]) {
     uint64_t total = c->total;
     sha256_update(c, pad, padlen + 8);
     c->total = total;
+    for (int i = 0; i < 32; i++) out[i] = (unsigned char)(c->h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+static void hex32(const unsigned char in[32], char out[65]) {
     static const char hex[] = "0123456789abcdef";
     for (int i = 0; i < 32; i++) {
-        unsigned char byte = (unsigned char)(c->h[i / 4] >> (24 - 8 * (i % 4)));
-        out[2 * i] = hex[byte >> 4];
-        out[2 * i + 1] = hex[byte & 15];
+        out[2 * i] = hex[in[i] >> 4];
+        out[2 * i + 1] = hex[in[i] & 15];
     }
     out[64] = '\0';
+}
+
+static void sha256_hex(sha256_ctx *c, char out[65]) {
+    unsigned char digest[32];
+    sha256_final(c, digest);
+    hex32(digest, out);
+}
+
+/* ------------------------------------------------------------------------- */
+/* The key and HMAC-SHA256 (RFC 2104)                                        */
+/* ------------------------------------------------------------------------- */
+
+#define KEY_BYTES 32
+
+static unsigned char key[KEY_BYTES];
+
+/* Clears memory the compiler may not drop as dead. */
+static void wipe(void *p, size_t n) {
+    volatile unsigned char *v = p;
+    while (n--) *v++ = 0;
+}
+
+static void hmac_sha256_hex(const unsigned char *msg, size_t n, char out[65]) {
+    unsigned char pad[64], inner[32];
+    sha256_ctx c;
+    memset(pad, 0x36, sizeof pad);
+    for (int i = 0; i < KEY_BYTES; i++) pad[i] ^= key[i];
+    sha256_init(&c);
+    sha256_update(&c, pad, sizeof pad);
+    sha256_update(&c, msg, n);
+    sha256_final(&c, inner);
+    memset(pad, 0x5c, sizeof pad);
+    for (int i = 0; i < KEY_BYTES; i++) pad[i] ^= key[i];
+    sha256_init(&c);
+    sha256_update(&c, pad, sizeof pad);
+    sha256_update(&c, inner, sizeof inner);
+    sha256_hex(&c, out);
+    wipe(pad, sizeof pad);
+}
+
+/*
+ * Reads the key and removes its file, before any process of the command
+ * exists. A key that cannot be removed would be the command's to read: then
+ * nothing runs at all.
+ */
+static void take_key(const char *path) {
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "sluice-witness: its key %s cannot be opened: %s\n", path, strerror(errno));
+        exit(EXIT_USAGE);
+    }
+    size_t got = 0;
+    while (got < KEY_BYTES) {
+        ssize_t r = read(fd, key + got, KEY_BYTES - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (unlink(path) != 0 || got < KEY_BYTES) {
+        wipe(key, sizeof key);
+        fprintf(stderr, "sluice-witness: its key %s cannot be %s\n", path, got < KEY_BYTES ? "read whole" : "removed");
+        exit(EXIT_USAGE);
+    }
 }
 
 /* ------------------------------------------------------------------------- */
@@ -408,6 +484,7 @@ static int set_nonblock(int fd) {
 
 /* In the forked child: give the command the signal state the witness got, its stdin, and the pipes as fd 1 and 2. */
 static void exec_child(char **argv, int out_w, int err_w, int report_w) {
+    wipe(key, sizeof key);
     for (int sig = 1; sig < SIG_LIMIT; sig++) {
         if (orig_saved[sig]) sigaction(sig, &orig_action[sig], NULL);
     }
@@ -522,20 +599,6 @@ static void sb_add(sbuf *b, const char *fmt, ...) {
     }
 }
 
-static void sb_json_string(sbuf *b, const char *s) {
-    if (!s) {
-        sb_add(b, "null");
-        return;
-    }
-    sb_add(b, "\"");
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\') sb_add(b, "\\%c", *c);
-        else if (*c < 0x20 || *c == 0x7f) sb_add(b, "\\u%04x", *c);
-        else sb_add(b, "%c", *c);
-    }
-    sb_add(b, "\"");
-}
-
 /* Writes data to dir/name through a fresh temporary name, so the name only ever holds a whole file. */
 static int write_file(int dir, const char *name, const unsigned char *a, size_t alen, const unsigned char *b,
                       size_t blen) {
@@ -551,57 +614,76 @@ static int write_file(int dir, const char *name, const unsigned char *a, size_t 
     return -1;
 }
 
+/*
+ * Opened before the command runs and held until the end, so a command that
+ * moves or replaces the directory's name cannot send the record elsewhere.
+ */
 static int open_record_dir(const char *path) {
     if (mkdir(path, 0700) != 0 && errno != EEXIST) return -1;
-    return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    return open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
-static void write_record(const char *dir_path, stream *streams, const char *exec_error, int status,
+/* A stream's kept end in stream order: the oldest byte sits at tail_pos once the ring has wrapped. */
+typedef struct {
+    const unsigned char *a, *c;
+    size_t alen, clen;
+} tail_view;
+
+static tail_view tail_of(const stream *s) {
+    size_t kept = s->bytes < tail_cap ? (size_t)s->bytes : tail_cap;
+    tail_view v = {s->tail, NULL, kept, 0};
+    if (s->bytes > tail_cap && tail_cap > 0) {
+        v.a = s->tail + s->tail_pos;
+        v.alen = tail_cap - s->tail_pos;
+        v.c = s->tail;
+        v.clen = s->tail_pos;
+    }
+    return v;
+}
+
+/*
+ * The record holds numbers, digests and words of the witness's own only: no
+ * text of the command's (an exec or relay failure is its errno) can reach the
+ * worker through it. Its last member authenticates all before it.
+ */
+static void write_record(int dir, int keyed, stream *streams, int exec_errno, int status,
                          const drain_result *dr) {
-    int dir = open_record_dir(dir_path);
     if (dir < 0) return;
     /* A record left from an earlier run must not vouch for the new tails. */
-    if (unlinkat(dir, "record.json", 0) != 0 && errno != ENOENT) {
-        close(dir);
-        return;
-    }
+    if (unlinkat(dir, "record.json", 0) != 0 && errno != ENOENT) return;
 
     char json[2048];
     sbuf b = {json, 0, sizeof json, 0};
-    sb_add(&b, "{\"v\":1");
+    sb_add(&b, "{\"v\":2");
     for (int i = 0; i < 2; i++) {
         stream *s = &streams[i];
-        size_t kept = s->bytes < tail_cap ? (size_t)s->bytes : tail_cap;
-        /* The ring in stream order: oldest byte at tail_pos once it has wrapped. */
-        const unsigned char *a = s->tail, *c = NULL;
-        size_t alen = kept, clen = 0;
-        if (s->bytes > tail_cap && tail_cap > 0) {
-            a = s->tail + s->tail_pos;
-            alen = tail_cap - s->tail_pos;
-            c = s->tail;
-            clen = s->tail_pos;
-        }
+        tail_view t = tail_of(s);
         char file[32];
         snprintf(file, sizeof file, "%s.tail", s->name);
-        if (write_file(dir, file, a, alen, c, clen) != 0) {
-            close(dir);
-            return;
-        }
-        char hex[65];
+        if (write_file(dir, file, t.a, t.alen, t.c, t.clen) != 0) return;
+        char hex[65], tail_hex[65];
         sha256_hex(&s->sha, hex);
-        sb_add(&b, ",\"%s\":{\"bytes\":%llu,\"sha256\":\"%s\",\"tailBytes\":%llu,\"relayError\":", s->name,
-               (unsigned long long)s->bytes, hex, (unsigned long long)kept);
-        sb_json_string(&b, s->relay_errno ? strerror(s->relay_errno) : NULL);
-        sb_add(&b, "}");
+        sha256_ctx tc;
+        sha256_init(&tc);
+        sha256_update(&tc, t.a, t.alen);
+        if (t.clen) sha256_update(&tc, t.c, t.clen);
+        sha256_hex(&tc, tail_hex);
+        sb_add(&b, ",\"%s\":{\"bytes\":%llu,\"sha256\":\"%s\",\"tailBytes\":%llu,\"tailSha256\":\"%s\",\"relayErrno\":%d}",
+               s->name, (unsigned long long)s->bytes, hex, (unsigned long long)(t.alen + t.clen), tail_hex,
+               s->relay_errno);
     }
-    sb_add(&b, ",\"exec\":");
-    sb_json_string(&b, exec_error);
+    sb_add(&b, ",\"exec\":%d", exec_errno);
     if (WIFSIGNALED(status)) sb_add(&b, ",\"exit\":{\"code\":null,\"signal\":%d}", WTERMSIG(status));
     else sb_add(&b, ",\"exit\":{\"code\":%d,\"signal\":null}", WEXITSTATUS(status));
-    sb_add(&b, ",\"drain\":{\"state\":\"%s\",\"waitedMs\":%lld,\"left\":%lld}}\n", dr->state, dr->waited_ms,
+    sb_add(&b, ",\"drain\":{\"state\":\"%s\",\"waitedMs\":%lld,\"left\":%lld}", dr->state, dr->waited_ms,
            dr->left);
+    if (keyed) {
+        char mac[65];
+        hmac_sha256_hex((const unsigned char *)json, b.len, mac);
+        sb_add(&b, ",\"mac\":\"%s\"", mac);
+    }
+    sb_add(&b, "}\n");
     if (!b.overflow) write_file(dir, "record.json", (const unsigned char *)json, b.len, NULL, 0);
-    close(dir);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -610,7 +692,8 @@ static void write_record(const char *dir_path, stream *streams, const char *exec
 
 static void usage(const char *why) {
     fprintf(stderr,
-            "sluice-witness: usage: sluice-witness --record DIR --drain-ms N --tail BYTES -- COMMAND [ARGS...]"
+            "sluice-witness: usage: sluice-witness --record DIR [--key FILE] --drain-ms N --tail BYTES -- COMMAND"
+            " [ARGS...]"
             " (%s)\n",
             why);
     exit(EXIT_USAGE);
@@ -656,13 +739,16 @@ static int reap(int *status, int init) {
 }
 
 int main(int argc, char **argv) {
-    const char *record = NULL;
+    /* Before anything is read: no process of the same user may trace this one or read its memory. */
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    const char *record = NULL, *key_file = NULL;
     long drain_ms = -1, tail = -1;
     int i = 1;
     for (; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) break;
         if (i + 1 >= argc) usage("missing option value");
         if (strcmp(argv[i], "--record") == 0 && !record) record = argv[++i];
+        else if (strcmp(argv[i], "--key") == 0 && !key_file) key_file = argv[++i];
         else if (strcmp(argv[i], "--drain-ms") == 0 && drain_ms < 0) drain_ms = parse_num(argv[++i], MAX_DRAIN_MS, "--drain-ms");
         else if (strcmp(argv[i], "--tail") == 0 && tail < 0) tail = parse_num(argv[++i], MAX_TAIL, "--tail");
         else usage("unknown or repeated option");
@@ -672,6 +758,10 @@ int main(int argc, char **argv) {
     char **cmd = argv + i + 1;
     tail_cap = (size_t)tail;
     int init = getpid() == 1;
+    /* A container created without a key (by an earlier worker) gets a record that vouches for nothing. */
+    int keyed = key_file != NULL;
+    if (keyed) take_key(key_file);
+    int record_dir = open_record_dir(record);
 
     sha256_select();
     stream streams[2] = {{.name = "stdout", .out = 1}, {.name = "stderr", .out = 2}};
@@ -769,7 +859,8 @@ int main(int argc, char **argv) {
     }
 
     drain_result dr = drain(streams, drain_ms);
-    write_record(record, streams, exec_errno ? strerror(exec_errno) : NULL, status, &dr);
+    write_record(record_dir, keyed, streams, exec_errno, status, &dr);
+    wipe(key, sizeof key);
     free(streams[0].tail);
     free(streams[1].tail);
 

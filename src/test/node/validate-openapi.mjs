@@ -5,6 +5,9 @@
 //   check.json: {"document": <the served document, as JSON>,
 //                "answers": [{"label": ..., "operationId": ..., "status": "202",
 //                             "contentType": "application/json", "body": <JSON or null>}]}
+//   An answer with "callback": <name> is a body the worker POSTed to a
+//   callback URL: it is checked against the request body of that callback of
+//   its operation instead of a response.
 // First the document is validated against the OpenAPI 3.1 schema
 // (@seriousme/openapi-schema-validator), and its schemas against JSON Schema
 // 2020-12 (ajv). Then each answer must be declared by
@@ -46,8 +49,10 @@ try {
         const operation = operations.get(answer.operationId);
         const response = operation?.responses?.[answer.status];
         // A declared */* (an artifact, whatever its type) covers every content type but problem details.
-        const media = response?.content?.[answer.contentType]
-            ?? (answer.contentType === 'application/problem+json' ? undefined : response?.content?.['*/*']);
+        const media = answer.callback !== undefined
+            ? callbackBody(operation, answer.callback, answer.contentType)
+            : response?.content?.[answer.contentType]
+                ?? (answer.contentType === 'application/problem+json' ? undefined : response?.content?.['*/*']);
         if (!media) {
             console.log(`undeclared ${answer.label}: ${answer.operationId} ${answer.status} ${answer.contentType}`);
             failed++;
@@ -70,6 +75,12 @@ try {
 } catch (e) {
     console.error(`error: ${e.stack}`);
     process.exitCode = 2;
+}
+
+/** The body a callback the operation declares is POSTed with, in that content type. */
+function callbackBody(operation, name, contentType) {
+    const expressions = Object.values(operation?.callbacks?.[name] ?? {});
+    return expressions[0]?.post?.requestBody?.content?.[contentType];
 }
 
 function operationsById(document) {

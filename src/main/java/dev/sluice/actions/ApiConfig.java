@@ -15,11 +15,19 @@ public interface ApiConfig {
     /**
      * Bearer tokens accepted on {@code /v1/**} and {@code /mcp}, comma-separated, each
      * {@code tenant:token}; a bare token belongs to the tenant {@code default}. A holder
-     * sees its tenant's dispatches and groups only (ADR 0052).
+     * sees its tenant's dispatches and groups only (ADR 0052). A tenant matches
+     * {@code [a-z0-9][a-z0-9_-]{0,31}}; a token is at least 16 visible ASCII
+     * characters and holds no {@code :}, so an entry with a {@code :} is always
+     * {@code tenant:token} and a bare token may not contain one. Any other entry
+     * stops the worker at start (ADR 0074).
      */
     Optional<List<String>> tokens();
 
-    /** Bearer tokens that see and act on every tenant's dispatches and groups, comma-separated. */
+    /**
+     * Bearer tokens that see and act on every tenant's dispatches and groups,
+     * comma-separated, written as {@code sluice.api.tokens} entries are (what an
+     * operator creates belongs to the tenant its entry names).
+     */
     Optional<List<String>> operatorTokens();
 
     /**

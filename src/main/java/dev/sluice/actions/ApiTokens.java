@@ -16,12 +16,13 @@ import io.quarkus.runtime.Startup;
  * The bearer tokens of {@code sluice.api.tokens} and {@code sluice.api.operator-tokens},
  * one check for every door that takes them (the v1 API, the MCP server), and the
  * {@link Caller} each one stands for (ADR 0052). An entry is {@code tenant:token}
- * or a bare token of the {@code default} tenant. A presented token is compared
+ * or a bare token of the {@code default} tenant, and nothing in between
+ * ({@link Entry}; ADR 0074). A presented token is compared
  * with every token in constant time, and no token is ever written to a log or a
  * message: a malformed entry is named by its position. Read at start, so that a
  * malformed entry stops the worker before it serves anything.
  */
-@Startup
+@Startup(Integer.MIN_VALUE + 1) // after the exposure check, before the lease touches the store
 @Singleton
 public class ApiTokens {
 
@@ -53,23 +54,42 @@ public class ApiTokens {
             if (entry.isEmpty()) {
                 continue;
             }
-            int colon = entry.indexOf(':');
-            String tenant = colon < 0 ? DispatchKey.DEFAULT_TENANT : entry.substring(0, colon);
-            String secret = entry.substring(colon + 1);
             String where = setting + ", entry " + (i + 1);
-            if (!DispatchKey.validTenant(tenant)) {
-                throw new IllegalStateException(where + ": the tenant must match " + DispatchKey.TENANT_PATTERN);
-            }
-            if (secret.length() < MIN_LENGTH || !secret.equals(secret.strip())) {
-                throw new IllegalStateException(
-                        where + ": a token must be at least " + MIN_LENGTH + " characters, without spaces");
-            }
+            Entry parsed = Entry.parse(entry).orElseThrow(() -> new IllegalStateException(where + ": " + Entry.RULE));
+            byte[] secret = parsed.token().getBytes(StandardCharsets.UTF_8);
             for (Token t : into) {
-                if (MessageDigest.isEqual(t.secret(), secret.getBytes(StandardCharsets.UTF_8))) {
+                if (MessageDigest.isEqual(t.secret(), secret)) {
                     throw new IllegalStateException(where + ": the same token is given twice");
                 }
             }
-            into.add(new Token(secret.getBytes(StandardCharsets.UTF_8), new Caller(tenant, operator)));
+            into.add(new Token(secret, new Caller(parsed.tenant(), operator)));
+        }
+    }
+
+    /**
+     * One entry, read one way only: with no {@code :} it is a bare token of the
+     * {@code default} tenant; with one, it is {@code tenant:token}. Anything
+     * else is refused rather than guessed at, so a token that happens to hold a
+     * {@code :} never silently becomes a shorter token of another tenant.
+     */
+    record Entry(String tenant, String token) {
+
+        /** What every entry must be, as a refusal says it; it never quotes the entry. */
+        static final String RULE = "an entry is a token, or tenant:token with the tenant matching "
+                + DispatchKey.TENANT_PATTERN + "; a token is at least " + MIN_LENGTH
+                + " visible ASCII characters other than ':' (a bare token may not contain ':')";
+
+        static Optional<Entry> parse(String entry) {
+            int colon = entry.indexOf(':');
+            String tenant = colon < 0 ? DispatchKey.DEFAULT_TENANT : entry.substring(0, colon);
+            String token = entry.substring(colon + 1);
+            return DispatchKey.validTenant(tenant) && validToken(token)
+                    ? Optional.of(new Entry(tenant, token))
+                    : Optional.empty();
+        }
+
+        private static boolean validToken(String token) {
+            return token.length() >= MIN_LENGTH && token.chars().allMatch(c -> c > ' ' && c < 0x7f && c != ':');
         }
     }
 

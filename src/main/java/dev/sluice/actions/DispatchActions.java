@@ -2,6 +2,7 @@ package dev.sluice.actions;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,14 +16,19 @@ import dev.sluice.actions.reading.BodyReader;
 import dev.sluice.actions.reading.DecodingBudget;
 import dev.sluice.callback.CallbackService;
 import dev.sluice.callback.CallbackStore;
+import dev.sluice.container.ContainerException;
+import dev.sluice.container.ContainerRuntime;
 import dev.sluice.logs.DispatchLogs;
 import dev.sluice.logs.LogRange;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchQueries;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.DispatchStore;
+import dev.sluice.record.PullPolicy;
+import dev.sluice.record.RequestRefused;
 import dev.sluice.run.Cancellation;
 import dev.sluice.run.DispatchIntake;
+import dev.sluice.run.ImagesConfig;
 import dev.sluice.workspace.WorkspaceRefused;
 import dev.sluice.workspace.WorkspaceRequest;
 import dev.sluice.workspace.Workspaces;
@@ -49,6 +55,8 @@ public class DispatchActions {
     private final BodyReader bodies;
     private final Workspaces workspaces;
     private final OwnerReads owners;
+    private final ContainerRuntime engine;
+    private final PullPolicy pullPolicy;
 
     @Inject
     DispatchActions(
@@ -63,7 +71,9 @@ public class DispatchActions {
             CallbackService callbacks,
             BodyReader bodies,
             Workspaces workspaces,
-            OwnerReads owners) {
+            OwnerReads owners,
+            ContainerRuntime engine,
+            ImagesConfig images) {
         this.intake = intake;
         this.queries = queries;
         this.cancellation = cancellation;
@@ -76,6 +86,8 @@ public class DispatchActions {
         this.bodies = bodies;
         this.workspaces = workspaces;
         this.owners = owners;
+        this.engine = engine;
+        this.pullPolicy = images.pullPolicy();
     }
 
     /**
@@ -97,7 +109,7 @@ public class DispatchActions {
      * earlier one with the same id made there.
      */
     public DispatchIntake.Accepted create(Caller caller, DispatchRequest request) {
-        DispatchSpec spec = validator.validate(request);
+        DispatchSpec spec = validator.validate(caller.tenant(), request);
         if (request.workspace() == null) {
             return intake.accept(caller.tenant(), request.id(), spec, fingerprint.of(request));
         }
@@ -107,10 +119,37 @@ public class DispatchActions {
             return intake.accept(
                     caller.tenant(),
                     request.id(),
-                    validator.validate(request, staged.source()),
+                    validator.validate(caller.tenant(), request, staged.source()),
                     fingerprint.of(request),
                     key -> workspaces.keep(staged, key));
         }
+    }
+
+    /**
+     * The request as it runs without any pull, when it can: as it is when its
+     * pull policy is {@code never} (or when it will be refused anyway), narrowed
+     * to {@code never} when the policy is {@code if-not-present} and the engine
+     * holds the image now, so that an image removed meanwhile ends
+     * {@code image_not_found} rather than being pulled. Empty when it would be
+     * pulled. For a door whose caller may not choose a registry (MCP, ADR 0075).
+     */
+    public Optional<DispatchRequest> withoutPull(DispatchRequest request) {
+        PullPolicy policy = PullPolicies.narrowed(request.imagePullPolicy(), pullPolicy, new ArrayList<>());
+        if (policy == null || policy == PullPolicy.NEVER || request.imageRegistry() == null) {
+            return Optional.of(request);
+        }
+        if (policy == PullPolicy.ALWAYS) {
+            return Optional.empty();
+        }
+        boolean held;
+        try {
+            held = engine.findImage(request.image()).isPresent();
+        } catch (ContainerException e) {
+            throw new RequestRefused(
+                    RequestRefused.Reason.ENGINE_UNAVAILABLE,
+                    "the Docker engine did not say whether it holds the image; nothing was accepted");
+        }
+        return held ? Optional.of(request.withImagePullPolicy(PullPolicy.NEVER.wire())) : Optional.empty();
     }
 
     private Workspaces.Staged stage(WorkspaceRequest workspace) {

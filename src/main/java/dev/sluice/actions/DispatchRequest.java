@@ -5,9 +5,11 @@ import java.util.Map;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.sluice.actions.reading.BodyLimits;
+import dev.sluice.container.ImageName;
 import dev.sluice.workspace.WorkspaceRequest;
 
 /**
@@ -137,6 +139,43 @@ public record DispatchRequest(
                 maximum = "" + DispatchRequestValidator.MAX_ATTEMPTS)
         @JsonInclude(JsonInclude.Include.NON_NULL) // absent, it leaves the idempotency fingerprint as before
         Integer maxAttempts) {
+
+    /**
+     * The registry its image is pulled from, as the engine reads the reference
+     * ({@code host[:port]} in lower case; {@code docker.io} when it names
+     * none); {@code null} when the image is missing or no valid reference.
+     */
+    @JsonIgnore
+    public String imageRegistry() {
+        return image == null || !ImageReference.isValid(image)
+                ? null
+                : ImageName.parse(image).domain();
+    }
+
+    /** The same request with {@code imagePullPolicy} set to {@code policy}. */
+    public DispatchRequest withImagePullPolicy(String policy) {
+        return new DispatchRequest(
+                id,
+                image,
+                policy,
+                command,
+                env,
+                secrets,
+                input,
+                workingDir,
+                timeout,
+                idleTimeout,
+                resources,
+                network,
+                runtime,
+                output,
+                callbackUrl,
+                callbackMode,
+                callbackEncoding,
+                metadata,
+                workspace,
+                maxAttempts);
+    }
 
     @Schema(name = "DispatchResources", description = "Limits of the dispatch's container.")
     public record Resources(

@@ -80,17 +80,17 @@ public final class DispatchRequestValidator {
     }
 
     /** The spec for a valid request; otherwise a 422 naming each bad field. */
-    public DispatchSpec validate(DispatchRequest r) {
-        return validate(r, null);
+    public DispatchSpec validate(String tenant, DispatchRequest r) {
+        return validate(tenant, r, null);
     }
 
     /**
-     * As {@link #validate(DispatchRequest)}, for a request whose workspace was
+     * As {@link #validate(String, DispatchRequest)}, for a request whose workspace was
      * checked and staged ({@code workspace} says where it is kept).
      */
-    public DispatchSpec validate(DispatchRequest r, DispatchSpec.Workspace workspace) {
+    public DispatchSpec validate(String tenant, DispatchRequest r, DispatchSpec.Workspace workspace) {
         List<Problem.FieldError> errors = new ArrayList<>();
-        DispatchSpec spec = check(r, errors, workspace, true);
+        DispatchSpec spec = check(tenant, r, errors, workspace, true);
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(errors);
         }
@@ -102,11 +102,12 @@ public final class DispatchRequestValidator {
      * field to {@code found}: the check a group makes of every member before
      * it refuses them all at once.
      */
-    DispatchSpec check(DispatchRequest r, List<Problem.FieldError> found) {
-        return check(r, found, null, false);
+    DispatchSpec check(String tenant, DispatchRequest r, List<Problem.FieldError> found) {
+        return check(tenant, r, found, null, false);
     }
 
     private DispatchSpec check(
+            String tenant,
             DispatchRequest r,
             List<Problem.FieldError> found,
             DispatchSpec.Workspace workspace,
@@ -176,7 +177,7 @@ public final class DispatchRequestValidator {
                 output == null ? null : output.project(),
                 stdoutFormat == OutputFormat.JSON || stderrFormat == OutputFormat.JSON,
                 errors);
-        checkCallbackUrl(r.callbackUrl(), errors);
+        checkCallbackUrl(tenant, r.callbackUrl(), errors);
         DispatchSpec.CallbackMode callbackMode = callbackMode(r.callbackMode(), errors);
         DispatchSpec.CallbackEncoding callbackEncoding = callbackEncoding(r.callbackEncoding(), errors);
         checkMetadata(r.metadata(), errors);
@@ -434,9 +435,12 @@ public final class DispatchRequestValidator {
                 && POINTER.matcher(pointer).matches();
     }
 
-    void checkCallbackUrl(String url, List<Problem.FieldError> errors) {
+    /** A callback URL is refused by the worker's rules, and by the tenant's own secrets and hosts (ADR 0074). */
+    void checkCallbackUrl(String tenant, String url, List<Problem.FieldError> errors) {
         if (url != null) {
-            callbacks.refuse(url).ifPresent(problem -> errors.add(Problem.FieldError.of("callbackUrl", problem)));
+            callbacks
+                    .refuse(tenant, url)
+                    .ifPresent(problem -> errors.add(Problem.FieldError.of("callbackUrl", problem)));
         }
     }
 

@@ -72,7 +72,7 @@ public class GroupActions {
 
     /** Validates and accepts a group in the caller's tenant, members and all, or refuses it whole. */
     public GroupView create(Caller caller, GroupRequest request) {
-        String key = intake.accept(caller.tenant(), validate(request));
+        String key = intake.accept(caller.tenant(), validate(caller.tenant(), request));
         return queries.find(key).map(GroupView::of).orElseThrow(() -> notFound(DispatchKey.idOf(key)));
     }
 
@@ -82,7 +82,7 @@ public class GroupActions {
     }
 
     /** Every field of the group and of each member at once; one 422 naming them all, or the group to accept. */
-    private GroupIntake.NewGroup validate(GroupRequest r) {
+    private GroupIntake.NewGroup validate(String tenant, GroupRequest r) {
         List<Problem.FieldError> errors = new ArrayList<>();
         List<DispatchRequest> dispatches = r.dispatches() == null ? List.of() : r.dispatches();
         if (dispatches.isEmpty() || dispatches.size() > config.maxMembers()) {
@@ -91,9 +91,9 @@ public class GroupActions {
         List<DispatchIntake.Member> members = new ArrayList<>();
         Map<String, Integer> ids = new HashMap<>();
         for (int i = 0; i < dispatches.size() && i < config.maxMembers(); i++) {
-            members.add(member(i, dispatches.get(i), ids, errors));
+            members.add(member(tenant, i, dispatches.get(i), ids, errors));
         }
-        validator.checkCallbackUrl(r.callbackUrl(), errors);
+        validator.checkCallbackUrl(tenant, r.callbackUrl(), errors);
         if (r.maxDigestBytes() != null && (r.maxDigestBytes() < 0 || r.maxDigestBytes() > MAX_BUDGET)) {
             errors.add(Problem.FieldError.of("maxDigestBytes", "must be between 0 and " + MAX_BUDGET));
         }
@@ -105,14 +105,14 @@ public class GroupActions {
     }
 
     private DispatchIntake.Member member(
-            int index, DispatchRequest d, Map<String, Integer> ids, List<Problem.FieldError> errors) {
+            String tenant, int index, DispatchRequest d, Map<String, Integer> ids, List<Problem.FieldError> errors) {
         String prefix = "dispatches." + index;
         if (d == null) {
             errors.add(Problem.FieldError.of(prefix, "must be a dispatch request"));
             return null;
         }
         List<Problem.FieldError> found = new ArrayList<>();
-        DispatchSpec spec = validator.check(d, found);
+        DispatchSpec spec = validator.check(tenant, d, found);
         if (d.callbackUrl() != null) {
             found.removeIf(e -> e.field().equals("callbackUrl")); // refused whatever the URL
             found.add(Problem.FieldError.of(

@@ -29,11 +29,13 @@ import dev.sluice.worker.WorkerConfig;
 /**
  * Reads of a dispatch another replica runs, relayed to it (ADR 0065): its
  * container, the log in its engine, its artifacts on its disk and its live
- * events are that replica's alone. The caller's tenant is checked here first
- * (another tenant's dispatch is not found, as an unknown one), and again by
- * the owner, which gets the caller's own credentials. Each read answers
- * empty when it is to be answered here: this worker runs the dispatch, the
- * store is the embedded one, or the request is itself a relay.
+ * events are that replica's alone. The caller's tenant is checked here
+ * (another tenant's dispatch is not found, as an unknown one); the relay
+ * then asks the owner for the dispatch by its own id, signed by the replicas
+ * for the dispatch's tenant, and never carries the caller's credentials
+ * (ADR 0072). Each read answers empty when it is to be answered here: this
+ * worker runs the dispatch, the store is the embedded one, or the request is
+ * itself a relay.
  */
 @Singleton
 public class OwnerReads {
@@ -90,8 +92,8 @@ public class OwnerReads {
                     "dispatch " + name + " ran on worker " + d.workerId()
                             + ", which is no longer running; its container and log were on that worker's engine");
         }
-        String path = dispatchPath(name) + "/logs/" + stream + "?offset=" + offset + "&limit=" + limit;
-        PeerReads.Answer.Served served = served(d, reads.get(d.workerId(), path, relay.headers()));
+        String path = dispatchPath(d) + "/logs/" + stream + "?offset=" + offset + "&limit=" + limit;
+        PeerReads.Answer.Served served = served(d, reads.get(d.workerId(), tenant(d), path, relay.headers()));
         if (served == null) {
             throw new RequestRefused(
                     RequestRefused.Reason.LOG_GONE, "worker " + d.workerId() + ", which ran it, has just stopped");
@@ -127,8 +129,8 @@ public class OwnerReads {
         if (owner.isEmpty() || !(owner.get() instanceof Peers.Peer.Live)) {
             return Optional.empty(); // DispatchArtifacts says what is here, or that it went with its worker
         }
-        String path = dispatchPath(id) + "/artifacts/" + encodedName;
-        return Optional.ofNullable(served(d, reads.get(d.workerId(), path, relay.headers())));
+        String path = dispatchPath(d) + "/artifacts/" + encodedName;
+        return Optional.ofNullable(served(d, reads.get(d.workerId(), tenant(d), path, relay.headers())));
     }
 
     /**
@@ -145,7 +147,7 @@ public class OwnerReads {
         Map<String, String> headers = relay.headers();
         headers.put("Accept", "text/event-stream");
         PeerReads.Answer.Served served =
-                served(d, reads.get(d.workerId(), dispatchPath(id) + "/events", headers, streamIdle));
+                served(d, reads.get(d.workerId(), tenant(d), dispatchPath(d) + "/events", headers, streamIdle));
         if (served != null && served.status() != 200) {
             throw relayed(d, served);
         }
@@ -157,6 +159,13 @@ public class OwnerReads {
         if (answer instanceof PeerReads.Answer.Unreachable u) {
             LOG.debugf("worker %s did not answer a relayed read: %s", d.workerId(), u.why());
             throw unreachable(d, "did not answer in time");
+        }
+        if (answer instanceof PeerReads.Answer.Unsigned u) {
+            LOG.warnf("a read of %s was not relayed to worker %s: %s", d.id(), d.workerId(), u.why());
+            throw unreachable(
+                    d,
+                    "cannot be asked for it: relayed reads need the same sluice.worker.relay-secrets on"
+                            + " every replica");
         }
         if (answer instanceof PeerReads.Answer.Refused r) {
             LOG.debugf("a relayed read of %s was not sent: %s", d.id(), r.why());
@@ -188,8 +197,13 @@ public class OwnerReads {
                 Map.of("Retry-After", Long.toString(Math.max(1, retryAfter.toSeconds()))));
     }
 
-    private static String dispatchPath(String name) {
-        return "/v1/dispatches/" + URLEncoder.encode(name, StandardCharsets.UTF_8);
+    /** The dispatch as its tenant names it: the owner acts for that tenant alone, whoever asked here. */
+    private static String dispatchPath(Dispatch d) {
+        return "/v1/dispatches/" + URLEncoder.encode(DispatchKey.idOf(d.id()), StandardCharsets.UTF_8);
+    }
+
+    private static String tenant(Dispatch d) {
+        return DispatchKey.tenantOf(d.id());
     }
 
     private static long number(String header) {

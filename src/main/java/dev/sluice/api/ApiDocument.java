@@ -9,6 +9,8 @@ import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.Components;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.PathItem;
+import org.eclipse.microprofile.openapi.models.callbacks.Callback;
 import org.eclipse.microprofile.openapi.models.headers.Header;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.parameters.Parameter;
@@ -18,6 +20,7 @@ import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 
 import dev.sluice.actions.DispatchRequestValidator;
 import dev.sluice.actions.Problem;
+import dev.sluice.trace.Tracing;
 import io.quarkus.smallrye.openapi.OpenApiFilter;
 
 /**
@@ -26,7 +29,8 @@ import io.quarkus.smallrye.openapi.OpenApiFilter;
  * many answers share is written here once: every refusal gets the problem body
  * and its headers, every operation the two refusals any route can give (401
  * when tokens are set, 500), the routes of one dispatch their {@code id}
- * parameter, and the document the bearer scheme. Maps are sorted, so that the
+ * parameter, each callback the Standard Webhooks headers it is signed with,
+ * and the document the bearer scheme. Maps are sorted, so that the
  * same code always makes the same document.
  */
 @OpenApiFilter(OpenApiFilter.RunStage.BUILD)
@@ -43,6 +47,10 @@ public class ApiDocument implements OASFilter {
                 .getPathItems()
                 .values()
                 .forEach(path -> path.getOperations().values().forEach(ApiDocument::completeRefusals));
+        document.getPaths()
+                .getPathItems()
+                .values()
+                .forEach(path -> path.getOperations().values().forEach(ApiDocument::completeCallbacks));
         Components components = document.getComponents();
         components.addParameter(DISPATCH_ID, dispatchId());
         nullableResult(components.getSchemas().get("DispatchRecord"));
@@ -92,6 +100,60 @@ public class ApiDocument implements OASFilter {
             }
         });
         responses.setAPIResponses(sorted(responses.getAPIResponses()));
+    }
+
+    /**
+     * Every callback is signed and answered the same way (docs/api.md,
+     * sections 8.2 and 8.4): its Standard Webhooks headers and the answers a
+     * receiver gives are written here once, for each callback an operation
+     * declares.
+     */
+    private static void completeCallbacks(Operation operation) {
+        if (operation.getCallbacks() == null) {
+            return;
+        }
+        for (Callback callback : operation.getCallbacks().values()) {
+            for (PathItem item : callback.getPathItems().values()) {
+                item.getOperations()
+                        .values()
+                        .forEach(post -> post.parameters(callbackHeaders())
+                                .responses(OASFactory.createAPIResponses()
+                                        .addAPIResponse(
+                                                "200",
+                                                OASFactory.createAPIResponse().description("delivered (any 2xx)"))
+                                        .addAPIResponse(
+                                                "410",
+                                                OASFactory.createAPIResponse()
+                                                        .description("the receiver wants no more of this message: its "
+                                                                + "delivery stops (docs/api.md, section 8.4)"))));
+            }
+        }
+    }
+
+    private static List<Parameter> callbackHeaders() {
+        return List.of(
+                callbackHeader(
+                        "webhook-id",
+                        true,
+                        "msg_ and the key of what it reports (<tenant>.<id>, or the id alone in the tenant "
+                                + "default); the same on every attempt: deduplicate on it"),
+                callbackHeader("webhook-timestamp", true, "Unix time of this attempt, in seconds; signed"),
+                callbackHeader(
+                        "webhook-signature",
+                        true,
+                        "v1,<base64 HMAC-SHA256> for each of the tenant's secrets, space-separated, over "
+                                + "webhook-id.webhook-timestamp.body"),
+                callbackHeader(
+                        Tracing.TRACEPARENT, false, "W3C Trace Context of this attempt; not signed: for tracing only"));
+    }
+
+    private static Parameter callbackHeader(String name, boolean required, String description) {
+        return OASFactory.createParameter()
+                .name(name)
+                .in(Parameter.In.HEADER)
+                .required(required)
+                .description(description)
+                .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING));
     }
 
     private static void problem(String status, APIResponse response) {

@@ -28,6 +28,7 @@ import dev.sluice.callback.CallbackStore;
 import dev.sluice.callback.DeliveryState;
 import dev.sluice.concurrent.WarmUp;
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchLinks;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.RequestRefused;
@@ -90,7 +91,7 @@ class ApiWarmUp {
     /** POST's own part: read (bounded, as a body is), validate and fingerprint the request, and answer 202. */
     private void accept() throws IOException {
         DispatchRequest request = actions.read(REQUEST);
-        DispatchSpec spec = validator.validate(request);
+        DispatchSpec spec = validator.validate(DispatchKey.DEFAULT_TENANT, request);
         Dispatch queued = new Dispatch(
                 request.id(),
                 Dispatch.Status.QUEUED,
@@ -149,7 +150,7 @@ class ApiWarmUp {
             json.writeValueAsBytes(problems.json(e).getEntity());
         }
         try {
-            validator.validate(actions.read(INVALID));
+            validator.validate(DispatchKey.DEFAULT_TENANT, actions.read(INVALID));
         } catch (ProblemException e) {
             json.writeValueAsBytes(problems.problem(e).getEntity());
         }

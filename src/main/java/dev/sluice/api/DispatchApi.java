@@ -16,6 +16,8 @@ import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.callbacks.Callback;
+import org.eclipse.microprofile.openapi.annotations.callbacks.CallbackOperation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -30,7 +32,9 @@ import dev.sluice.actions.DispatchListView;
 import dev.sluice.actions.DispatchRequest;
 import dev.sluice.actions.DispatchRequestValidator;
 import dev.sluice.actions.DispatchView;
+import dev.sluice.record.DigestDocument;
 import dev.sluice.record.Dispatch;
+import dev.sluice.record.DispatchResult;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
@@ -106,6 +110,29 @@ public interface DispatchApi {
     @APIResponse(
             responseCode = "503",
             description = "shutting-down, engine-unavailable or store-unavailable: nothing was accepted")
+    @Callback(
+            name = "result",
+            callbackUrlExpression = "{$request.body#/callbackUrl}",
+            operations =
+                    @CallbackOperation(
+                            method = "post",
+                            summary = "The dispatch's result, signed for its tenant",
+                            description = "The stored DispatchResult (callbackMode full) or the digest (callbackMode "
+                                    + "digest), signed the Standard Webhooks way with its tenant's secrets; a "
+                                    + "receiver checks the signature, then tenant and dispatchId (docs/api.md, "
+                                    + "sections 8.2 to 8.10).",
+                            requestBody =
+                                    @RequestBody(
+                                            required = true,
+                                            content =
+                                                    @Content(
+                                                            mediaType = MediaType.APPLICATION_JSON,
+                                                            schema =
+                                                                    @Schema(
+                                                                            oneOf = {
+                                                                                DispatchResult.class,
+                                                                                DigestDocument.class
+                                                                            })))))
     @Parameter(
             name = "traceparent",
             in = ParameterIn.HEADER,
@@ -238,7 +265,10 @@ public interface DispatchApi {
     @APIResponse(
             responseCode = "200",
             description = "The digest",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = DigestDocument.class)))
     @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
     @APIResponse(responseCode = "503", description = "store-unavailable")
     Response digest(@Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id);

@@ -10,6 +10,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.callbacks.Callback;
+import org.eclipse.microprofile.openapi.annotations.callbacks.CallbackOperation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -22,6 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import dev.sluice.actions.GroupRequest;
 import dev.sluice.actions.GroupView;
+import dev.sluice.group.GroupCallbackDocuments;
 
 /**
  * The dispatch group routes (docs/api.md, sections 2.9 and 2.10; ADR 0028);
@@ -47,6 +50,29 @@ public interface GroupApi {
                     @Content(
                             mediaType = MediaType.APPLICATION_JSON,
                             schema = @Schema(implementation = GroupRequest.class)))
+    @Callback(
+            name = "groupMessage",
+            callbackUrlExpression = "{$request.body#/callbackUrl}",
+            operations =
+                    @CallbackOperation(
+                            method = "post",
+                            summary = "A batch of the group's completions, or its final callback, signed for its "
+                                    + "tenant",
+                            description = "Signed the Standard Webhooks way with the group's tenant's secrets; a "
+                                    + "receiver checks the signature, then tenant and groupId (docs/api.md, "
+                                    + "sections 8.10 and 8.11).",
+                            requestBody =
+                                    @RequestBody(
+                                            required = true,
+                                            content =
+                                                    @Content(
+                                                            mediaType = MediaType.APPLICATION_JSON,
+                                                            schema =
+                                                                    @Schema(
+                                                                            oneOf = {
+                                                                                GroupCallbackDocuments.Batch.class,
+                                                                                GroupCallbackDocuments.Finished.class
+                                                                            })))))
     @APIResponse(
             responseCode = "202",
             description = "Accepted: the group record",

@@ -4,7 +4,6 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import dev.sluice.actions.Relay;
-import dev.sluice.worker.PeerReads;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -12,6 +11,12 @@ import io.vertx.core.http.HttpServerResponse;
 /** What the request being served passes on if it is relayed to the replica running its dispatch (ADR 0065). */
 @Singleton
 class Relays {
+
+    /**
+     * Where {@link ApiTokenFilter} marks a request another replica relayed,
+     * once its signature verified (ADR 0072): it is answered here.
+     */
+    static final String RELAYED = "sluice.relayed";
 
     private final CurrentVertxRequest request;
 
@@ -23,10 +28,9 @@ class Relays {
     Relay current() {
         HttpServerRequest r = request.getCurrent().request();
         return new Relay(
-                r.getHeader("Authorization"),
                 r.getHeader("Range"),
                 r.getHeader("Last-Event-ID"),
-                r.getHeader(PeerReads.FORWARDED_BY) != null);
+                Boolean.TRUE.equals(request.getCurrent().get(RELAYED)));
     }
 
     /** The response of the request being served, for a body written under a deadline. */

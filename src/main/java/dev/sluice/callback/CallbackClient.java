@@ -48,7 +48,9 @@ final class CallbackClient implements AutoCloseable {
         TIMEOUT("timeout"),
         RESET("reset"),
         TLS("tls"),
-        IO("io");
+        IO("io"),
+        /** Not sent: no secret serves the message's tenant now (its secrets were removed since it was accepted). */
+        UNSIGNED("unsigned");
 
         final String reason;
 
@@ -62,6 +64,11 @@ final class CallbackClient implements AutoCloseable {
 
         boolean delivered() {
             return status != null && status >= 200 && status < 300;
+        }
+
+        /** An attempt not made, since nothing could sign it: a failure like any other, tried again on the schedule. */
+        static Attempt unsigned() {
+            return new Attempt(null, Optional.empty(), Failure.UNSIGNED, "no signing secret serves this tenant", 0);
         }
     }
 
@@ -195,6 +202,7 @@ final class CallbackClient implements AutoCloseable {
             case RESET -> "connection closed without an answer";
             case TLS -> "TLS handshake failed";
             case IO -> "transport error";
+            case UNSIGNED -> "no signing secret serves this tenant";
         };
     }
 

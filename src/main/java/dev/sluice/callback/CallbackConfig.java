@@ -12,14 +12,26 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "sluice.callback")
 public interface CallbackConfig {
 
+    /** The name of {@link #signingSecrets()}, as messages at start name it. */
+    String SIGNING_SECRETS = "sluice.callback.signing-secrets";
+
     /**
-     * Standard Webhooks secrets ({@code whsec_<base64>}), comma-separated. The
-     * first signs; every one gives a signature, so receivers can rotate. Without
-     * any, dispatches with a callback URL are refused.
+     * Standard Webhooks secrets ({@code whsec_<base64>} of at least 24 random
+     * bytes), comma-separated. The first signs; every one gives a signature, so
+     * receivers can rotate. They sign the callbacks of the tenant {@code default}
+     * and of every tenant without {@code sluice.tenants.<name>.signing-secrets}
+     * of its own; a tenant served by neither has its callback URLs refused. A
+     * malformed secret, or one published as an example in Sluice's
+     * documentation, stops the worker at start.
      */
     Optional<List<String>> signingSecrets();
 
-    /** Hosts, IP addresses or CIDRs that may be called back despite the SSRF rules (internal receivers). */
+    /**
+     * Hosts, IP addresses or CIDRs that may be called back despite the SSRF
+     * rules (internal receivers). A tenant's
+     * {@code sluice.tenants.<name>.callback-allowed-hosts} narrows what its
+     * dispatches may name within what this and the SSRF rules allow.
+     */
     Optional<List<String>> allowedHosts();
 
     /**

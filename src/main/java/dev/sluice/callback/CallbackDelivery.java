@@ -44,7 +44,7 @@ public final class CallbackDelivery {
     private final CallbackStore outbox;
     private final DispatchStore dispatches;
     private final CallbackClient client;
-    private final WebhookSigner signer;
+    private final TenantSigners signers;
     private final RetrySchedule schedule;
     private final Clock clock;
     private final String worker;
@@ -60,7 +60,7 @@ public final class CallbackDelivery {
             CallbackStore outbox,
             DispatchStore dispatches,
             CallbackClient client,
-            WebhookSigner signer,
+            TenantSigners signers,
             RetrySchedule schedule,
             Clock clock,
             String worker,
@@ -73,7 +73,7 @@ public final class CallbackDelivery {
         this.outbox = outbox;
         this.dispatches = dispatches;
         this.client = client;
-        this.signer = signer;
+        this.signers = signers;
         this.schedule = schedule;
         this.clock = clock;
         this.worker = worker;
@@ -154,27 +154,11 @@ public final class CallbackDelivery {
     }
 
     private void attempt(CallbackStore.Due due, DispatchStore.CallbackBody stored, Phase span) {
-        StoredBody body = stored.body();
         long timestamp = clock.instant().getEpochSecond();
-        String signature;
-        try (InputStream in = body.open()) {
-            signature = signer.sign(due.webhookId(), timestamp, in);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the stored body of " + due.webhookId() + " could not be read", e);
-        }
-        Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("webhook-id", due.webhookId());
-        headers.put("webhook-timestamp", Long.toString(timestamp));
-        headers.put("webhook-signature", signature);
-        // Not signed: the signature covers the id, the timestamp and the body alone (docs/api.md, section 8.2).
-        String traceparent = span.traceparent();
-        if (traceparent != null) {
-            headers.put(Tracing.TRACEPARENT, traceparent);
-        }
-        // Streamed from where the store keeps it: a body is never held whole for sending.
-        // The signature is over the body itself; gzip is only how it travels (Content-Encoding).
-        CallbackClient.Attempt attempt = client.post(
-                URI.create(due.url()), headers, new CallbackClient.Body(body.size(), body::open, stored.gzip()));
+        // The tenant's secrets as configured now: a retry after a rotation signs with the new ones (ADR 0074).
+        WebhookSigner signer = signers.of(due.tenant());
+        CallbackClient.Attempt attempt =
+                signer.canSign() ? post(due, stored, signer, timestamp, span) : CallbackClient.Attempt.unsigned();
         CrashPoint.DURING_DELIVERY.reached();
         CallbackStore.Outcome outcome = outcome(due, attempt);
         outbox.record(due, worker, outcome);
@@ -196,6 +180,35 @@ public final class CallbackDelivery {
                 outcome.state() == DeliveryState.PENDING
                         ? ", next at " + outcome.nextAttemptAt()
                         : ", " + outcome.state().wire());
+    }
+
+    /** Signs the stored body and POSTs it. */
+    private CallbackClient.Attempt post(
+            CallbackStore.Due due,
+            DispatchStore.CallbackBody stored,
+            WebhookSigner signer,
+            long timestamp,
+            Phase span) {
+        StoredBody body = stored.body();
+        String signature;
+        try (InputStream in = body.open()) {
+            signature = signer.sign(due.webhookId(), timestamp, in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the stored body of " + due.webhookId() + " could not be read", e);
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("webhook-id", due.webhookId());
+        headers.put("webhook-timestamp", Long.toString(timestamp));
+        headers.put("webhook-signature", signature);
+        // Not signed: the signature covers the id, the timestamp and the body alone (docs/api.md, section 8.2).
+        String traceparent = span.traceparent();
+        if (traceparent != null) {
+            headers.put(Tracing.TRACEPARENT, traceparent);
+        }
+        // Streamed from where the store keeps it: a body is never held whole for sending.
+        // The signature is over the body itself; gzip is only how it travels (Content-Encoding).
+        return client.post(
+                URI.create(due.url()), headers, new CallbackClient.Body(body.size(), body::open, stored.gzip()));
     }
 
     private CallbackStore.Outcome outcome(CallbackStore.Due due, CallbackClient.Attempt attempt) {

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -18,6 +19,7 @@ import org.jboss.logging.Logger;
 import dev.sluice.concurrent.Threads;
 import dev.sluice.outbound.AddressPolicy;
 import dev.sluice.outbound.GuardedDnsResolver;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchStore;
 import dev.sluice.record.ResultBudget;
 import dev.sluice.store.Jdbc;
@@ -31,16 +33,27 @@ class CallbackProducer {
 
     private static final Logger LOG = Logger.getLogger(CallbackProducer.class);
 
-    /** Checked at start-up: a worker with a malformed secret or schedule refuses to start. */
+    /**
+     * Checked at start-up: a worker with a malformed or published secret, or
+     * a tenant's entry that names no tenant, refuses to start (ADR 0074).
+     */
     @Produces
     @Singleton
-    @Startup
-    WebhookSigner signer(CallbackConfig config) {
-        WebhookSigner signer = new WebhookSigner(config.signingSecrets().orElse(List.of()));
-        if (!signer.canSign()) {
-            LOG.warn("no sluice.callback.signing-secrets: dispatches with a callback URL will be refused");
+    @Startup(Integer.MIN_VALUE + 1) // after the exposure check, before the lease touches the store
+    TenantSigners signers(CallbackConfig config, TenantCallbackConfig tenants) {
+        TenantSigners signers = TenantSigners.of(
+                config.signingSecrets().orElse(List.of()),
+                TenantEntries.of(tenants, TenantCallbackConfig.Callbacks::signingSecrets));
+        if (!signers.serves(DispatchKey.DEFAULT_TENANT)) {
+            LOG.warnf(
+                    "no %s: callback URLs are refused%s",
+                    CallbackConfig.SIGNING_SECRETS,
+                    signers.tenantsWithOwnSecrets().isEmpty()
+                            ? ""
+                            : " but for tenants with secrets of their own: "
+                                    + String.join(", ", new TreeSet<>(signers.tenantsWithOwnSecrets())));
         }
-        return signer;
+        return signers;
     }
 
     @Produces
@@ -63,10 +76,13 @@ class CallbackProducer {
         return new AddressPolicy(config.allowedHosts().orElse(List.of()));
     }
 
+    /** Checked at start-up: a tenant's host the worker's rules refuse stops the worker (ADR 0074). */
     @Produces
     @Singleton
-    CallbackUrlPolicy urlPolicy(AddressPolicy addresses) {
-        return new CallbackUrlPolicy(addresses);
+    @Startup(Integer.MIN_VALUE + 1) // before the store, as the signers
+    CallbackUrlPolicy urlPolicy(AddressPolicy addresses, TenantCallbackConfig tenants) {
+        return new CallbackUrlPolicy(
+                addresses, TenantEntries.of(tenants, TenantCallbackConfig.Callbacks::callbackAllowedHosts));
     }
 
     /** The outbox is written in the same transaction as each result, through this hook. */
@@ -107,7 +123,7 @@ class CallbackProducer {
             CallbackStore outbox,
             DispatchStore dispatches,
             CallbackClient client,
-            WebhookSigner signer,
+            TenantSigners signers,
             RetrySchedule schedule,
             Clock clock,
             Worker worker,
@@ -119,7 +135,7 @@ class CallbackProducer {
                 outbox,
                 dispatches,
                 client,
-                signer,
+                signers,
                 schedule,
                 clock,
                 worker.id(),
@@ -134,7 +150,7 @@ class CallbackProducer {
     @Produces
     @Singleton
     CallbackService service(
-            CallbackStore outbox, CallbackUrlPolicy urls, WebhookSigner signer, Clock clock, CallbackJobs jobs) {
-        return new CallbackService(outbox, urls, signer, clock, jobs::wake);
+            CallbackStore outbox, CallbackUrlPolicy urls, TenantSigners signers, Clock clock, CallbackJobs jobs) {
+        return new CallbackService(outbox, urls, signers, clock, jobs::wake);
     }
 }

@@ -13,25 +13,26 @@ public class CallbackService {
 
     private final CallbackStore outbox;
     private final CallbackUrlPolicy urls;
-    private final WebhookSigner signer;
+    private final TenantSigners signers;
     private final Clock clock;
     private final Runnable wake;
 
-    CallbackService(CallbackStore outbox, CallbackUrlPolicy urls, WebhookSigner signer, Clock clock, Runnable wake) {
+    CallbackService(CallbackStore outbox, CallbackUrlPolicy urls, TenantSigners signers, Clock clock, Runnable wake) {
         this.outbox = outbox;
         this.urls = urls;
-        this.signer = signer;
+        this.signers = signers;
         this.clock = clock;
         this.wake = wake;
     }
 
-    /** Why a dispatch may not name this callback URL, or empty when it may. */
-    public Optional<String> refuse(String url) {
-        if (!signer.canSign()) {
-            return Optional.of(
-                    "cannot be used: this worker has no callback signing secret (sluice.callback.signing-secrets)");
+    /** Why a dispatch or group of {@code tenant} may not name this callback URL, or empty when it may. */
+    public Optional<String> refuse(String tenant, String url) {
+        if (!signers.serves(tenant)) {
+            return Optional.of("cannot be used: no callback signing secret serves this tenant "
+                    + "(sluice.tenants." + tenant + ".signing-secrets, or the worker's "
+                    + CallbackConfig.SIGNING_SECRETS + ")");
         }
-        return urls.problem(url);
+        return urls.problem(tenant, url);
     }
 
     public Optional<CallbackStore.State> state(String dispatchId) {

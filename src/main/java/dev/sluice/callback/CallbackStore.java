@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import dev.sluice.record.DispatchKey;
 import dev.sluice.record.Outbox;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.StoredBody;
@@ -27,9 +28,11 @@ import dev.sluice.store.StoredBody;
  */
 public class CallbackStore implements Outbox {
 
+    private static final String MSG = "msg_";
+
     /** The webhook-id of a dispatch's result: stable across attempts, rounds and restarts. */
     static String webhookId(String dispatchId) {
-        return "msg_" + dispatchId;
+        return MSG + dispatchId;
     }
 
     /**
@@ -41,6 +44,16 @@ public class CallbackStore implements Outbox {
         /** What its log lines are about: the dispatch, or the message. */
         String subject() {
             return dispatchId != null ? dispatchId : webhookId;
+        }
+
+        /**
+         * The tenant whose message it is. A webhook-id is {@code msg_} and the key
+         * of what it reports, a group's followed by {@code _b<n>} or {@code _final}
+         * (ADR 0052); no id holds a dot, so the key's tenant is what precedes the
+         * first dot, whoever wrote the row.
+         */
+        String tenant() {
+            return DispatchKey.tenantOf(dispatchId != null ? dispatchId : webhookId.substring(MSG.length()));
         }
     }
 

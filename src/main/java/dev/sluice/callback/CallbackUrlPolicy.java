@@ -4,7 +4,10 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -25,7 +28,9 @@ import dev.sluice.outbound.IpLiteral;
  * not even the allow-list lets them through). Odd spellings are refused even
  * when the address they spell is on the allow-list. Other names are not
  * resolved here: the addresses they resolve to are checked when connecting
- * ({@link GuardedDnsResolver}).
+ * ({@link GuardedDnsResolver}). A tenant with
+ * {@code sluice.tenants.<name>.callback-allowed-hosts} may name only those
+ * hosts, after every check above (ADR 0074).
  */
 public final class CallbackUrlPolicy {
 
@@ -45,12 +50,37 @@ public final class CallbackUrlPolicy {
             "metadata.packet.net");
 
     private final AddressPolicy addresses;
+    private final Map<String, TenantHosts> tenants;
 
     public CallbackUrlPolicy(AddressPolicy addresses) {
-        this.addresses = addresses;
+        this(addresses, Map.of());
     }
 
-    /** Why the URL is refused, or empty when it may be used. */
+    /**
+     * With the hosts each tenant may name; an entry the worker's rules would
+     * refuse stops the worker at start.
+     *
+     * @param tenantHosts each tenant's {@code callback-allowed-hosts}, by a name already checked to be a tenant's
+     */
+    public CallbackUrlPolicy(AddressPolicy addresses, Map<String, List<String>> tenantHosts) {
+        this.addresses = addresses;
+        Map<String, TenantHosts> hosts = new HashMap<>();
+        tenantHosts.forEach((tenant, entries) -> hosts.put(tenant, TenantHosts.of(tenant, entries, this)));
+        this.tenants = Map.copyOf(hosts);
+    }
+
+    /** Why {@code tenant} may not name this URL, or empty when it may: the worker's rules, then the tenant's hosts. */
+    public Optional<String> problem(String tenant, String url) {
+        Optional<String> problem = problem(url);
+        TenantHosts hosts = tenants.get(tenant);
+        if (problem.isPresent() || hosts == null || hosts.contains(host(URI.create(url)))) {
+            return problem;
+        }
+        return Optional.of("names a host that is not on " + hosts.setting() + ", the hosts this tenant's "
+                + "callbacks may go to");
+    }
+
+    /** Why the URL is refused by the worker's rules, or empty when it may be used. */
     public Optional<String> problem(String url) {
         if (url.length() > MAX_LENGTH) {
             return Optional.of("is longer than " + MAX_LENGTH + " characters");
@@ -69,13 +99,9 @@ public final class CallbackUrlPolicy {
                 || (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@"))) {
             return Optional.of("must not carry user information");
         }
-        String host = uri.getHost();
-        if (host == null || host.isEmpty()) {
+        String host = host(uri);
+        if (host.isEmpty()) {
             return Optional.of("has no host the worker can read");
-        }
-        host = host.toLowerCase(Locale.ROOT);
-        if (host.endsWith(".")) {
-            host = host.substring(0, host.length() - 1);
         }
         if (isMetadataHost(host)) {
             return Optional.of("names a cloud metadata service");
@@ -107,6 +133,12 @@ public final class CallbackUrlPolicy {
             return Optional.of("points at this machine");
         }
         return Optional.empty();
+    }
+
+    /** The URI's host in lower case without a final dot, as the checks compare it; empty when it has none. */
+    static String host(URI uri) {
+        String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
+        return host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
     }
 
     private static boolean isMetadataHost(String host) {

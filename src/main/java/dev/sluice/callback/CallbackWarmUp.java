@@ -21,6 +21,7 @@ import dev.sluice.concurrent.Threads;
 import dev.sluice.concurrent.WarmUp;
 import dev.sluice.outbound.AddressPolicy;
 import dev.sluice.outbound.GuardedDnsResolver;
+import dev.sluice.record.DispatchKey;
 import dev.sluice.store.Jdbc;
 
 /**
@@ -41,7 +42,7 @@ class CallbackWarmUp {
     Jdbc jdbc;
 
     @Inject
-    WebhookSigner signer;
+    TenantSigners signers;
 
     @Inject
     Clock clock;
@@ -54,6 +55,7 @@ class CallbackWarmUp {
                 throw new IllegalStateException("a delivery of a dispatch that cannot exist was found");
             }
             long timestamp = clock.instant().getEpochSecond();
+            WebhookSigner signer = signers.of(DispatchKey.DEFAULT_TENANT);
             Map<String, String> headers = Map.of(
                     "webhook-id", CallbackStore.webhookId(id),
                     "webhook-timestamp", Long.toString(timestamp),

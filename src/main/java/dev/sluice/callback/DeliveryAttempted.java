@@ -6,7 +6,8 @@ import java.time.Duration;
  * Announced for every callback attempt once its outcome is recorded.
  *
  * @param failure why no 2xx came ({@code refused_address}, {@code unresolved}, {@code connect},
- *                {@code timeout}, {@code reset}, {@code tls}, {@code io}, {@code redirect} or
+ *                {@code timeout}, {@code reset}, {@code tls}, {@code io}, {@code unsigned} (not sent:
+ *                no secret serves its tenant), {@code redirect} or
  *                {@code http_<n>xx}), or {@code null} when it was delivered
  * @param took    from sending the request to the end of the answer, or to the failure
  */

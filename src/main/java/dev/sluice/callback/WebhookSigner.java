@@ -17,42 +17,46 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Standard Webhooks signatures: {@code v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">}
- * for each configured secret, space-separated, the first secret first.
+ * for each configured secret, space-separated, the first secret first. A
+ * malformed secret is named by its setting and position, never by its value.
  */
 public final class WebhookSigner {
 
-    private static final String PREFIX = "whsec_";
+    static final String PREFIX = "whsec_";
     private static final String HMAC = "HmacSHA256";
 
     private final List<SecretKeySpec> keys;
 
+    /** The worker's own secrets, {@code sluice.callback.signing-secrets}. */
     public WebhookSigner(List<String> secrets) {
+        this(CallbackConfig.SIGNING_SECRETS, secrets);
+    }
+
+    /** The secrets of {@code setting}, which a malformed one's message names. */
+    public WebhookSigner(String setting, List<String> secrets) {
         List<SecretKeySpec> parsed = new ArrayList<>();
         for (int i = 0; i < secrets.size(); i++) {
-            parsed.add(key(secrets.get(i).strip(), i + 1));
+            parsed.add(new SecretKeySpec(key(setting, secrets.get(i).strip(), i + 1), HMAC));
         }
         this.keys = List.copyOf(parsed);
     }
 
-    private static SecretKeySpec key(String secret, int position) {
+    /** The key a secret stands for; the message of a malformed one names the setting and the position. */
+    static byte[] key(String setting, String secret, int position) {
+        String where = setting + ": secret " + position;
         if (!secret.startsWith(PREFIX)) {
-            throw new IllegalArgumentException(
-                    "sluice.callback.signing-secrets: secret " + position + " must have the form whsec_<base64>");
+            throw new IllegalArgumentException(where + " must have the form whsec_<base64>");
         }
+        byte[] bytes;
         try {
-            byte[] bytes = Base64.getDecoder().decode(secret.substring(PREFIX.length()));
-            if (bytes.length < 24) {
-                throw new IllegalArgumentException(
-                        "sluice.callback.signing-secrets: secret " + position + " is shorter than 24 bytes");
-            }
-            return new SecretKeySpec(bytes, HMAC);
+            bytes = Base64.getDecoder().decode(secret.substring(PREFIX.length()));
         } catch (IllegalArgumentException e) {
-            if (e.getMessage() != null && e.getMessage().startsWith("sluice.")) {
-                throw e;
-            }
-            throw new IllegalArgumentException(
-                    "sluice.callback.signing-secrets: secret " + position + " is not valid base64 after whsec_");
+            throw new IllegalArgumentException(where + " is not valid base64 after whsec_");
         }
+        if (bytes.length < 24) {
+            throw new IllegalArgumentException(where + " is shorter than 24 bytes");
+        }
+        return bytes;
     }
 
     public boolean canSign() {

@@ -27,7 +27,12 @@ public interface ContainerConfig {
     @WithDefault("true")
     boolean noNewPrivileges();
 
-    /** Run an init process as PID 1, so signals reach the agent and zombies are reaped. */
+    /**
+     * Run the engine's init process as PID 1, so signals reach the agent and
+     * zombies are reaped. Only for containers without the witness: the
+     * witness is PID 1 itself, doing both, and no process may run before it
+     * (ADR 0070).
+     */
     @WithDefault("true")
     boolean init();
 

@@ -82,12 +82,13 @@ public class ContainerRuntime implements ContainerInventory {
      */
     public String create(ContainerSpec spec, ImageFacts image) {
         Optional<ContainerUser.RunAs> runAs = runAs(spec, image);
-        String id = createContainer(spec, image, runAs, true);
+        WitnessKey key = WitnessKey.random();
+        String id = createContainer(spec, image, runAs, key, true);
         try {
             if (bare(spec)) {
                 hostsCheck.check(id, spec.labels());
             }
-            outDir.prepare(id, runAs);
+            outDir.prepare(id, runAs, key);
             if (spec.workspace() != null) {
                 WorkspaceUpload.put(clients, id, config.workDir(), spec.workspace(), runAs);
             }
@@ -132,16 +133,21 @@ public class ContainerRuntime implements ContainerInventory {
         }
         Optional<ContainerUser.RunAs> user =
                 ContainerUser.RunAs.parse(created.getConfig().getUser());
-        outDir.prepare(containerId, user);
+        outDir.prepare(
+                containerId, user, witnessKey(created.getConfig().getLabels()).orElse(null));
         if (workspace != null) {
             WorkspaceUpload.put(clients, containerId, config.workDir(), workspace, user);
         }
     }
 
     private String createContainer(
-            ContainerSpec spec, ImageFacts image, Optional<ContainerUser.RunAs> runAs, boolean mayWriteHosts) {
+            ContainerSpec spec,
+            ImageFacts image,
+            Optional<ContainerUser.RunAs> runAs,
+            WitnessKey key,
+            boolean mayWriteHosts) {
         long hostsWrites = hosts.writes();
-        CreateContainerCmd cmd = createCommand(spec, image, runAs);
+        CreateContainerCmd cmd = createCommand(spec, image, runAs, key);
         if (bare(spec)) {
             cmd.getHostConfig().getMounts().add(hosts.mount()); // ADR 0043
         }
@@ -154,7 +160,7 @@ public class ContainerRuntime implements ContainerInventory {
         } catch (RuntimeException e) {
             if (mayWriteHosts && HostsFile.missing(e)) {
                 hosts.write(hostsWrites, spec.labels());
-                return createContainer(spec, image, runAs, false);
+                return createContainer(spec, image, runAs, key, false);
             }
             if (spec.runtime() != null && ContainerException.unknownRuntime(e)) {
                 throw new ContainerException(
@@ -188,12 +194,14 @@ public class ContainerRuntime implements ContainerInventory {
     }
 
     /**
-     * What the output witness left of a container's run (ADR 0045), read after
-     * its exit; a missing record says why there is none, the witness's being
-     * off included.
+     * What the output witness left of a container's run (ADRs 0045, 0070),
+     * read after its exit, as {@code exited} (the container's inspection after
+     * it) describes the container; a record that cannot be believed says why,
+     * the witness's being off included.
      */
-    public WitnessRecord readWitness(String containerId) {
-        return outDir.witnessRecord(containerId);
+    public WitnessRecord readWitness(String containerId, ContainerState exited) {
+        return outDir.witnessRecord(containerId, Optional.ofNullable(exited.witnessKey()))
+                .killedIf(exited.exitCode());
     }
 
     /** The witness's copy of a stream's last bytes: read only when the stream arrived short. */
@@ -217,8 +225,14 @@ public class ContainerRuntime implements ContainerInventory {
         return noneNetwork.settle(engineVersion);
     }
 
-    /** @param runAs the user settled for it by {@link #runAs}; empty keeps the image's */
-    CreateContainerCmd createCommand(ContainerSpec spec, ImageFacts image, Optional<ContainerUser.RunAs> runAs) {
+    /**
+     * @param runAs the user settled for it by {@link #runAs}; empty keeps the image's
+     * @param key   its witness's key, kept on it as a label (ADR 0070)
+     */
+    CreateContainerCmd createCommand(
+            ContainerSpec spec, ImageFacts image, Optional<ContainerUser.RunAs> runAs, WitnessKey key) {
+        Map<String, String> labels = new HashMap<>(spec.labels());
+        labels.put(WitnessKey.LABEL, key.label());
         CreateContainerCmd cmd = clients.control()
                 .createContainerCmd(spec.image())
                 .withTty(false)
@@ -228,18 +242,23 @@ public class ContainerRuntime implements ContainerInventory {
                 .withStdinOpen(spec.openStdin())
                 .withStdInOnce(spec.openStdin())
                 .withEnv(envList(spec.env()))
-                .withLabels(spec.labels())
+                .withLabels(labels)
                 .withWorkingDir(spec.workingDir() != null ? spec.workingDir() : config.workDir())
                 .withHostConfig(hostConfig(spec));
         List<String> command = spec.command() != null && !spec.command().isEmpty() ? spec.command() : null;
         List<String> run = image.command(command);
-        if (outDir.witness().on() && !run.isEmpty()) {
+        boolean witnessed = outDir.witness().on() && !run.isEmpty();
+        if (witnessed) {
             // The engine takes an entrypoint given at create as the whole command: the image's own
             // entrypoint and command are inside the witness's arguments, as the engine would join them.
             cmd.withEntrypoint(outDir.witness().wrap(run));
         } else if (command != null) {
             cmd.withCmd(command);
         }
+        // The witness is PID 1 itself: it reaps and forwards signals as an init does, and as PID 1 no
+        // process of the command may kill or stop it (ADR 0070). An init before it would be a process
+        // of the same user whose descriptors are the engine's streams.
+        cmd.getHostConfig().withInit(config.init() && !witnessed);
         if (bare(spec)) {
             cmd.withNetworkDisabled(true); // a namespace of its own, with loopback alone, and no sandbox
         }
@@ -347,7 +366,6 @@ public class ContainerRuntime implements ContainerInventory {
                 .withNetworkMode(spec.network())
                 .withRuntime(spec.runtime())
                 .withAutoRemove(false)
-                .withInit(config.init())
                 .withReadonlyRootfs(config.readOnlyRoot())
                 .withLogConfig(new LogConfig(LogConfig.LoggingType.fromValue(config.logDriver()), logOptions()));
         if (config.dropCapabilities()) {
@@ -479,7 +497,14 @@ public class ContainerRuntime implements ContainerInventory {
                 Boolean.TRUE.equals(state.getOOMKilled()),
                 inspected.getHostConfig() == null
                         ? null
-                        : inspected.getHostConfig().getRuntime()));
+                        : inspected.getHostConfig().getRuntime(),
+                inspected.getConfig() == null
+                        ? null
+                        : witnessKey(inspected.getConfig().getLabels()).orElse(null)));
+    }
+
+    private static Optional<WitnessKey> witnessKey(Map<String, String> labels) {
+        return labels == null ? Optional.empty() : WitnessKey.fromLabel(labels.get(WitnessKey.LABEL));
     }
 
     /** The engine's RFC 3339 times; it says {@code 0001-01-01T00:00:00Z} for "not yet". */

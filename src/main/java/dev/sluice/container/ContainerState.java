@@ -14,6 +14,8 @@ import java.time.Instant;
  * @param oomKilled  true when the kernel killed it for exceeding its memory limit
  * @param runtime    the engine's runtime it was created under ({@code runc}, {@code runsc}); {@code null} when the
  *                   engine does not say
+ * @param witnessKey the key its witness authenticates its record with (ADR 0070); {@code null} when it was created
+ *                   without one
  */
 public record ContainerState(
         boolean created,
@@ -22,4 +24,5 @@ public record ContainerState(
         Instant startedAt,
         Instant finishedAt,
         boolean oomKilled,
-        String runtime) {}
+        String runtime,
+        WitnessKey witnessKey) {}

@@ -70,7 +70,8 @@ public final class EngineWarmUp {
         refused(() -> runtime.remove(runtime.createCommand(
                         spec,
                         ContainerRuntime.ImageFacts.none(),
-                        runtime.runAs(spec, ContainerRuntime.ImageFacts.none()))
+                        runtime.runAs(spec, ContainerRuntime.ImageFacts.none()),
+                        WitnessKey.random())
                 .exec()
                 .getId()));
         refused(() -> runtime.attach(container, null).close());
@@ -102,7 +103,11 @@ public final class EngineWarmUp {
     /** The out-directory's calls, and the reading of the archives a finished dispatch's would give. */
     private void outDirectory(String container) {
         // A numeric user, as every settled one is: its ids go into the archive.
-        refused(() -> runtime.outDirectory().prepare(container, Optional.of(new ContainerUser.RunAs(65534, 65534))));
+        WitnessKey key = WitnessKey.random();
+        refused(() ->
+                runtime.outDirectory().prepare(container, Optional.of(new ContainerUser.RunAs(65534, 65534)), key));
+        // The check of a witness's record: HMAC-SHA256 and the record's reader.
+        WitnessRecord.read("{\"v\":2}".getBytes(StandardCharsets.UTF_8), Optional.of(key));
         if (runtime.readOutFile(container, "report.json", 1024).state() != OutFile.State.ABSENT
                 || !runtime.walkOutDirectory(container, "artifacts", 1024, READ_ALL)
                         .complete()) {

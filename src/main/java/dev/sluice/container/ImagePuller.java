@@ -3,6 +3,9 @@ package dev.sluice.container;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import org.jboss.logging.Logger;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
@@ -14,26 +17,36 @@ import com.github.dockerjava.api.model.PullResponseItem;
  * Pulls an image from its registry, with the credentials of that registry,
  * within {@code sluice.images.pull-timeout}: the pull's connection to the
  * engine is closed at the deadline, which ends the engine's pull too, so no
- * thread waits on a registry that stalls (ADR 0059). A failure is a
- * {@link ContainerException} with {@code IMAGE_PULL_FAILED} whose message
- * starts with the {@link PullFailure}'s words; it quotes the engine, and
- * never a password (a password the engine echoed is cut out).
+ * thread waits on a registry that stalls (ADR 0059). The registry is asked
+ * only where {@code mayPullFrom} allows its {@code host[:port]} (ADR 0075). A
+ * failure is a {@link ContainerException} with {@code IMAGE_PULL_FAILED}
+ * whose message is a {@link PullFailure}'s detail, in our words alone; what
+ * the engine said goes to the log, never a password (one the engine echoed
+ * is cut out).
  */
 public final class ImagePuller {
+
+    private static final Logger LOG = Logger.getLogger(ImagePuller.class);
 
     /** Past the transport's deadline, how long to wait for the closed stream to be reported. */
     private static final Duration REPORT_GRACE = Duration.ofSeconds(5);
 
     private final DockerClient client;
     private final Duration timeout;
+    private final Predicate<String> mayPullFrom;
 
-    public ImagePuller(DockerClients clients, Duration timeout) {
+    /** @param mayPullFrom whether a registry, as {@link ImageName#domain()} names it, may be asked now */
+    public ImagePuller(DockerClients clients, Duration timeout, Predicate<String> mayPullFrom) {
         this.client = clients.bounded(timeout);
         this.timeout = timeout;
+        this.mayPullFrom = mayPullFrom;
     }
 
     /** Returns once the engine holds the image; throws {@link ContainerException} otherwise. */
     public void pull(ImageName name, Optional<RegistryCredential> credential) {
+        if (!mayPullFrom.test(name.domain())) {
+            throw failure(name, PullFailure.NOT_ALLOWED, "its registry's name resolves to an internal address");
+        }
         Progress progress = new Progress();
         try {
             client.pullImageCmd(name.repository())
@@ -41,7 +54,7 @@ public final class ImagePuller {
                     .withAuthConfig(auth(name, credential))
                     .exec(progress);
             if (!progress.awaitCompletion(timeout.plus(REPORT_GRACE).toMillis(), TimeUnit.MILLISECONDS)) {
-                throw failure(name, PullFailure.TIMEOUT, null);
+                throw failure(name, PullFailure.TIMEOUT, timedOut());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -65,22 +78,29 @@ public final class ImagePuller {
             return ce;
         }
         if (timedOut(e)) {
-            return failure(name, PullFailure.TIMEOUT, null);
+            return failure(name, PullFailure.TIMEOUT, timedOut());
         }
         if (!(e instanceof DockerException)) {
             // The engine itself could not be reached or broke off: not the registry's doing.
-            return ContainerException.from("pull", asRuntime(e));
+            LOG.warnf(
+                    "pull of %s: %s",
+                    name, masked(ContainerException.from("pull", asRuntime(e)).getMessage(), credential));
+            return new ContainerException(
+                    ContainerException.Reason.ENGINE_UNAVAILABLE,
+                    "pull: the Docker engine could not be reached, or broke the pull off");
         }
         String said = masked(ContainerException.engineMessage(asRuntime(e)), credential);
         return failure(name, PullFailure.of(said), said);
     }
 
-    private ContainerException failure(ImageName name, PullFailure kind, String said) {
-        String detail = kind == PullFailure.TIMEOUT
-                ? "the pull of " + name + " did not end within " + EngineTimeoutException.readable(timeout)
-                        + " (sluice.images.pull-timeout)"
-                : "could not pull " + name + (said == null ? "" : ": " + said);
-        return new ContainerException(ContainerException.Reason.IMAGE_PULL_FAILED, kind.words() + ": " + detail);
+    /** What the result says: the kind's detail alone. What the engine said: the log, for the operator. */
+    private static ContainerException failure(ImageName name, PullFailure kind, String said) {
+        LOG.warnf("pull of %s failed (%s): %s", name, kind.words(), said);
+        return new ContainerException(ContainerException.Reason.IMAGE_PULL_FAILED, kind.detail());
+    }
+
+    private String timedOut() {
+        return "did not end within " + EngineTimeoutException.readable(timeout) + " (sluice.images.pull-timeout)";
     }
 
     /** Docker Hub's credentials are sent for its v1 address, as the Docker CLI does. */

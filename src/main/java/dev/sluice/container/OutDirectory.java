@@ -12,6 +12,8 @@ import com.github.dockerjava.api.model.MountType;
 import com.github.dockerjava.api.model.VolumeOptions;
 import com.github.dockerjava.transport.DockerHttpClient;
 
+import dev.sluice.output.StreamWitness;
+
 /**
  * The out-directory of dispatch containers (ADR 0022): where an agent leaves
  * what must outlive its process. A tmpfs would not (the engine empties it when
@@ -93,42 +95,50 @@ final class OutDirectory {
     /**
      * Adds the out-directory to a created container's volume: mode 1777, owned
      * by the container's user when it is known, as the tmpfs areas are; and the
-     * witness program beside it, in the same upload (ADR 0045).
+     * witness program beside it and its key, in the same upload (ADRs 0045,
+     * 0070). {@code key} is null for a container created without one.
      */
-    void prepare(String containerId, Optional<ContainerUser.RunAs> user) {
+    void prepare(String containerId, Optional<ContainerUser.RunAs> user, WitnessKey key) {
         if (!enabled) {
             return;
         }
-        ArchiveUpload.put(clients, containerId, parent, directoryTar(user), "prepare " + path);
+        ArchiveUpload.put(clients, containerId, parent, directoryTar(user, key), "prepare " + path);
     }
 
-    private byte[] directoryTar(Optional<ContainerUser.RunAs> user) {
+    private byte[] directoryTar(Optional<ContainerUser.RunAs> user, WitnessKey key) {
         TarArchiveEntry dir = new TarArchiveEntry(name + "/");
         dir.setMode(TarArchiveEntry.DEFAULT_DIR_MODE & ~0777 | 01777);
         user.ifPresent(u -> {
             dir.setUserId(u.uid());
             dir.setGroupId(u.gid());
         });
-        List<ArchiveUpload.Entry> entries = new ArrayList<>(2);
+        List<ArchiveUpload.Entry> entries = new ArrayList<>(4);
         entries.add(new ArchiveUpload.Entry(dir, new byte[0]));
-        if (witness.on()) {
-            entries.add(witness.entry());
+        if (witness.on() && key != null) {
+            entries.addAll(witness.entries(name, key, user));
         }
         return ArchiveUpload.of(entries);
     }
 
-    /** What the witness left of the container's run, read after its exit (ADR 0045). */
-    WitnessRecord witnessRecord(String containerId) {
+    /**
+     * What the witness left of the container's run, read after its exit (ADRs
+     * 0045, 0070): believed only when {@code key}, the container's, authenticates it.
+     */
+    WitnessRecord witnessRecord(String containerId, Optional<WitnessKey> key) {
         if (!witness.on()) {
-            return WitnessRecord.missing(witness.off());
+            return WitnessRecord.unusable(StreamWitness.OFF, witness.off());
         }
         OutFile file = read(containerId, Witness.recordFile(), WITNESS_RECORD_MAX);
         return switch (file.state()) {
-            case FOUND -> WitnessRecord.parse(file.bytes());
-            case ABSENT ->
-                WitnessRecord.missing(
-                        "the witness left no record (the container was killed, or its command never ran under it)");
-            default -> WitnessRecord.missing("the witness's record could not be read: " + file.problem());
+            case FOUND -> WitnessRecord.read(file.bytes(), key);
+            case ABSENT -> WitnessRecord.unusable(StreamWitness.MISSING, "the witness left no record");
+            case REFUSED ->
+                WitnessRecord.unusable(
+                        StreamWitness.UNREADABLE,
+                        "the witness's record is not a regular file of at most " + WITNESS_RECORD_MAX + " bytes");
+            case UNREADABLE ->
+                WitnessRecord.unusable(
+                        StreamWitness.UNREADABLE, "the engine did not give the witness's record: " + file.problem());
         };
     }
 

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 
@@ -18,6 +19,14 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
  * read what it relayed (the pipe's unread count), so the engine's short wait
  * at the exit finds nothing left to drop, and then leaves its record in the
  * out-directory. The worker sets what it received against that record.
+ *
+ * <p>Its record counts only because the command could not have written it
+ * (ADR 0070): each container gets a key of its own ({@link WitnessKey}),
+ * placed beside the record's directory for the witness alone to read and
+ * remove before the command exists, and the witness authenticates its record
+ * under it. The witness is the container's init, PID 1, and makes itself
+ * non-dumpable, so a command of the same user cannot trace it, read its
+ * memory or its descriptors, or kill it (where the runtime keeps those rules).
  *
  * <p>It needs the out-directory: without it, or turned off, containers run as
  * they would without it, and results say their streams were not witnessed.
@@ -35,6 +44,9 @@ final class Witness {
 
     /** The program's name in the volume, beside the out-directory. */
     private static final String PROGRAM = "witness";
+
+    /** The key's file, in the record's directory until the witness has read and removed it. */
+    private static final String KEY = "key";
 
     private final byte[] program;
     private final String off;
@@ -89,11 +101,13 @@ final class Witness {
      * the witness.
      */
     List<String> wrap(List<String> command) {
-        List<String> entrypoint = new ArrayList<>(command.size() + 8);
+        List<String> entrypoint = new ArrayList<>(command.size() + 10);
         entrypoint.addAll(List.of(
                 path,
                 "--record",
                 recordDir,
+                "--key",
+                recordDir + "/" + KEY,
                 "--drain-ms",
                 Long.toString(drainMillis),
                 "--tail",
@@ -103,12 +117,34 @@ final class Witness {
         return entrypoint;
     }
 
-    /** The program's entry for the volume's upload: root's, readable and runnable by every user. */
-    ArchiveUpload.Entry entry() {
-        TarArchiveEntry entry = new TarArchiveEntry(PROGRAM);
-        entry.setMode(TarArchiveEntry.DEFAULT_FILE_MODE & ~0777 | 0555);
-        entry.setSize(program.length);
-        return new ArchiveUpload.Entry(entry, program);
+    /**
+     * The program and the container's key, for the volume's upload below the
+     * out-directory {@code outDir}: the program root's, readable and runnable
+     * by every user; the record's directory and the key the container's user's,
+     * for it alone. When the user is not known in numbers (the image's is kept
+     * as it is) they are open to every user: nothing but the witness runs
+     * before the key is gone.
+     */
+    List<ArchiveUpload.Entry> entries(String outDir, WitnessKey key, Optional<ContainerUser.RunAs> user) {
+        TarArchiveEntry binary = new TarArchiveEntry(PROGRAM);
+        binary.setMode(TarArchiveEntry.DEFAULT_FILE_MODE & ~0777 | 0555);
+        binary.setSize(program.length);
+        TarArchiveEntry dir = new TarArchiveEntry(outDir + "/" + RECORD_DIR + "/");
+        dir.setMode(TarArchiveEntry.DEFAULT_DIR_MODE & ~0777 | (user.isPresent() ? 0700 : 0777));
+        byte[] keyBytes = key.bytes();
+        TarArchiveEntry keyFile = new TarArchiveEntry(outDir + "/" + RECORD_DIR + "/" + KEY);
+        keyFile.setMode(TarArchiveEntry.DEFAULT_FILE_MODE & ~0777 | (user.isPresent() ? 0400 : 0444));
+        keyFile.setSize(keyBytes.length);
+        user.ifPresent(u -> {
+            for (TarArchiveEntry owned : List.of(dir, keyFile)) {
+                owned.setUserId(u.uid());
+                owned.setGroupId(u.gid());
+            }
+        });
+        return List.of(
+                new ArchiveUpload.Entry(binary, program),
+                new ArchiveUpload.Entry(dir, new byte[0]),
+                new ArchiveUpload.Entry(keyFile, keyBytes));
     }
 
     /** The record's file, relative to the out-directory. */

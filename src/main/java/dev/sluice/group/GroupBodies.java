@@ -56,7 +56,7 @@ final class GroupBodies {
                 spentBefore,
                 spent -> CompactJson.object(gen -> {
                     gen.writeStringField("type", "group.batch");
-                    gen.writeStringField("groupId", DispatchKey.idOf(groupId));
+                    writeGroup(gen, groupId);
                     gen.writeNumberField("batch", number);
                     gen.writeStringField("mode", mode.wire);
                     gen.writeNumberField("members", members);
@@ -80,7 +80,7 @@ final class GroupBodies {
     static byte[] last(String groupId, List<Item> all, int batches, long maxBytes, long spent, List<Item> unreported) {
         return CompactJson.object(gen -> {
             gen.writeStringField("type", "group.finished");
-            gen.writeStringField("groupId", DispatchKey.idOf(groupId));
+            writeGroup(gen, groupId);
             gen.writeStringField("status", "finished");
             gen.writeNumberField("members", all.size());
             writeCounts(gen, all);
@@ -93,6 +93,12 @@ final class GroupBodies {
             gen.writeEndArray();
             writeLinks(gen, groupId);
         });
+    }
+
+    /** The group as its tenant names it, and the tenant: a receiver checks both (docs/api.md, section 8.10). */
+    private static void writeGroup(JsonGenerator gen, String groupId) throws IOException {
+        gen.writeStringField("groupId", DispatchKey.idOf(groupId));
+        gen.writeStringField("tenant", DispatchKey.tenantOf(groupId));
     }
 
     private static void writeReference(JsonGenerator gen, Item item) throws IOException {

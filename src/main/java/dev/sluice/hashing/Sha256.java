@@ -46,6 +46,11 @@ public final class Sha256 {
         }
     }
 
+    /** The SHA-256 of {@code bytes}, in lowercase hex. */
+    public static String hex(byte[] bytes) {
+        return HexFormat.of().formatHex(digest().digest(bytes));
+    }
+
     /** A digest in the state {@code digest} is in now, which goes on unchanged. */
     public static MessageDigest copy(MessageDigest digest) {
         try {

@@ -62,7 +62,8 @@ final class McpCallbacks {
         }
     }
 
-    private static String host(String url) {
+    /** The host of {@code url} as {@link #normal} writes it; empty when it has none or is no URI. */
+    static String host(String url) {
         try {
             String host = new URI(url).getHost();
             return host == null ? "" : normal(host);
@@ -71,7 +72,8 @@ final class McpCallbacks {
         }
     }
 
-    private static String normal(String host) {
+    /** A host in lower case, without a final dot, an IPv6 literal in brackets. */
+    static String normal(String host) {
         String h = host.strip().toLowerCase(Locale.ROOT);
         if (h.endsWith(".")) {
             h = h.substring(0, h.length() - 1);

@@ -37,4 +37,29 @@ public interface McpConfig {
      * The callback SSRF rules still apply to the hosts listed here.
      */
     Optional<List<String>> callbackAllowedHosts();
+
+    /**
+     * The hosts a dispatch made over MCP may name in
+     * {@code workspace.archive.url}, comma-separated (names or IP literals,
+     * compared exactly, case-insensitive). With none, the default, MCP
+     * dispatches take no archive URL: the worker would fetch from wherever the
+     * model that writes them was steered to (ADR 0075). Inline files and
+     * archives are not concerned. A listed host is still fetched from under
+     * the workspace's SSRF rules and {@code sluice.workspace.allowed-hosts}.
+     */
+    Optional<List<String>> archiveAllowedHosts();
+
+    /**
+     * The registries a dispatch made over MCP may have its image pulled from,
+     * comma-separated, each as an image reference names it
+     * ({@code registry.example}, {@code registry.example:5000}, and
+     * {@code docker.io} for images that name none), compared exactly,
+     * case-insensitive. An image of another registry runs over MCP only
+     * without a pull: when its pull policy is {@code never}, or
+     * {@code if-not-present} and the engine holds it at intake, and then it
+     * runs as {@code never}. None by default: MCP dispatches run images the
+     * engine already has (ADR 0075). {@code sluice.images.allowed} still
+     * applies to every image.
+     */
+    Optional<List<String>> registryAllowedHosts();
 }

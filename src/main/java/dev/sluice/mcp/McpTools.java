@@ -83,6 +83,7 @@ class McpTools {
     private final Duration maxWait;
     private final CurrentVertxRequest request;
     private final McpCallbacks callbacks;
+    private final McpFetches fetches;
     private final Tracing tracing;
 
     @Inject
@@ -107,6 +108,10 @@ class McpTools {
         this.budget = new AnswerBudget(config.maxResultBytes().asLongValue(), json);
         this.maxWait = config.maxWait();
         this.callbacks = new McpCallbacks(config.callbackAllowedHosts().orElse(List.of()));
+        this.fetches = new McpFetches(
+                config.archiveAllowedHosts().orElse(List.of()),
+                config.registryAllowedHosts().orElse(List.of()),
+                actions::withoutPull);
     }
 
     void register(@Observes StartupEvent start) {
@@ -162,6 +167,7 @@ class McpTools {
         Duration wait = waitBound(request.remove("wait"));
         DispatchRequest parsed = actions.read(request.toString());
         callbacks.check(parsed);
+        parsed = fetches.check(parsed);
         Caller caller = caller();
         DispatchIntake.Accepted accepted;
         try (Scope trace = trace()) {
@@ -213,8 +219,8 @@ class McpTools {
         LogArguments args = json.readValue(arguments, LogArguments.class);
         String id = required("id", args.id());
         String stream = required("stream", args.stream());
-        // No more is read than the answer could show; from the replica that ran it, with the caller's credentials.
-        Relay relay = Relay.asked(request.getCurrent().request().getHeader("Authorization"));
+        // No more is read than the answer could show; from the replica that ran it, signed by the replicas.
+        Relay relay = Relay.ASKED;
         return budget.log(
                 stream,
                 actions.log(
@@ -250,6 +256,7 @@ class McpTools {
     private String dispatchGroup(String arguments) throws JsonProcessingException {
         GroupRequest request = groups.read(arguments);
         callbacks.check(request);
+        request = fetches.check(request);
         try (Scope trace = trace()) {
             return budget.group(groups.create(caller(), request));
         }

@@ -67,7 +67,7 @@ class CallbackMeters {
         if (attempt.failure() != null) {
             Counter.builder("sluice.callback.attempt.failures")
                     .description("Callback attempts that got no 2xx, by reason: refused_address, unresolved,"
-                            + " connect, timeout, reset, tls, io, redirect or http_<n>xx")
+                            + " connect, timeout, reset, tls, io, unsigned, redirect or http_<n>xx")
                     .tag("reason", attempt.failure())
                     .register(registry)
                     .increment();

@@ -28,4 +28,17 @@ public interface MetricsConfig {
     /** How long that count may take before the database cancels it. */
     @WithDefault("2s")
     Duration queueTimeout();
+
+    /**
+     * Whether figures kept per tenant carry the tenant's name, as the tag
+     * {@code tenant} ({@code sluice_queue_depth} and
+     * {@code sluice_queue_oldest_wait_seconds}, ADR 0071). Off, each is one
+     * series for the whole queue (every tenant's dispatches, the longest wait
+     * of any), and no tenant's name appears in {@code /q/metrics}: whoever
+     * reads the management port learns nothing of who uses the worker. Turn it
+     * on where the scrapers are the operator's own and per-tenant panels and
+     * alerts are wanted.
+     */
+    @WithDefault("false")
+    boolean tenantTag();
 }

@@ -63,7 +63,8 @@ public final class JsonReducer {
                 current = dropElements(current, cap, nonce, steps);
             }
         } catch (IOException e) {
-            return asText(asText, FormatOutcome.INVALID_JSON, "the document could not be read: " + e.getMessage());
+            // The parser's message quotes the document, which the agent wrote: the detail is the worker's alone.
+            return asText(asText, FormatOutcome.INVALID_JSON, "the document could not be read as JSON");
         }
         if (current == null) {
             return asText(asText, FormatOutcome.OVER_CAP, "no reduction made the document fit the cap");

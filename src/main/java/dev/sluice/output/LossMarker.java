@@ -5,7 +5,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * The line that ends a stream whose bytes did not all reach the worker (ADR
  * 0045): appended after the text, so an agent reading it is told that the
- * text ends early, and how much is missing. Like the truncation marker it
+ * text ends early, and how much is missing; or, when as many bytes or more
+ * arrived but not the ones the process wrote, that the text is not its output. Like the truncation marker it
  * carries the dispatch's {@link MarkerNonce}; the stream's witness record,
  * not this line, is authoritative. A {@code jsonl} stream gets it as one JSON
  * record, so the text still parses line by line.
@@ -39,6 +40,13 @@ final class LossMarker {
             case StreamWitness.MIDDLE -> "before its end";
             default -> "at a place the worker cannot tell";
         };
+        if (witness.lostBytes() == 0) {
+            // Nothing is missing by count, yet what arrived is not what the process wrote.
+            return ("\n[... sluice " + nonce + ": " + witness.receivedBytes() + " bytes of " + stream
+                            + " reached the worker, but they are not the " + witness.writtenBytes()
+                            + " the process wrote; this text is not its output ...]\n")
+                    .getBytes(StandardCharsets.UTF_8);
+        }
         return ("\n[... sluice " + nonce + ": " + witness.lostBytes() + " of " + witness.writtenBytes() + " bytes of "
                         + stream + " did not reach the worker (" + witness.receivedBytes() + " did), lost " + place
                         + "; this text is incomplete ...]\n")

@@ -2,6 +2,8 @@ package dev.sluice.output;
 
 import java.util.function.Supplier;
 
+import dev.sluice.hashing.Sha256;
+
 /**
  * Sets what reached the worker of one stream against what the witness in the
  * container counted the process writing (ADR 0045), before the stream is
@@ -35,11 +37,17 @@ public final class WitnessCheck {
      *
      * @param written   the bytes the witness saw the process write
      * @param sha256    their SHA-256, lowercase hex
-     * @param tailBytes how many of the stream's last bytes the witness kept
-     * @param tail      reads those bytes
+     * @param tailBytes  how many of the stream's last bytes the witness kept
+     * @param tailSha256 their SHA-256 as the witness wrote them: a copy that is not is not used
+     * @param tail       reads those bytes
      */
     public static StreamWitness check(
-            StreamCollector collector, long written, String sha256, long tailBytes, Supplier<Tail> tail) {
+            StreamCollector collector,
+            long written,
+            String sha256,
+            long tailBytes,
+            String tailSha256,
+            Supplier<Tail> tail) {
         long received = collector.bytesWritten();
         if (received == written) {
             return collector.matchesWritten(sha256, new byte[0], 0, 0)
@@ -67,8 +75,14 @@ public final class WitnessCheck {
                     lost + ", more than the witness keeps of the stream's end (" + tailBytes + " bytes)");
         }
         Tail copy = tail.get();
-        if (copy.bytes() == null || copy.bytes().length < missing) {
-            String why = copy.bytes() == null ? copy.problem() : "it holds fewer bytes than are missing";
+        if (copy.bytes() == null
+                || copy.bytes().length < missing
+                || !Sha256.hex(copy.bytes()).equals(tailSha256)) {
+            String why = copy.bytes() == null
+                    ? copy.problem()
+                    : copy.bytes().length < missing
+                            ? "it holds fewer bytes than are missing"
+                            : "it is not the copy the witness wrote";
             return StreamWitness.incomplete(
                     written,
                     received,

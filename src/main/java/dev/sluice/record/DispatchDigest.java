@@ -155,6 +155,7 @@ public final class DispatchDigest {
     private static byte[] write(Facts f, Shown report) {
         return CompactJson.object(gen -> {
             gen.writeStringField("id", DispatchKey.idOf(f.id()));
+            gen.writeStringField("tenant", DispatchKey.tenantOf(f.id()));
             gen.writeStringField("status", f.status().wire());
             writeInteger(gen, "exitCode", f.exitCode());
             gen.writeStringField("error", f.error());

@@ -38,6 +38,7 @@ import dev.sluice.summary.WorkerSummary;
  */
 @JsonPropertyOrder({
     "dispatchId",
+    "tenant",
     "status",
     "exitCode",
     "error",
@@ -80,6 +81,16 @@ public record DispatchResult(
         @Schema(required = true, description = "the dispatch's id, as its tenant knows it")
         @JsonSerialize(using = DispatchKey.AsId.class)
         String dispatchId,
+
+        @Schema(
+                required = true,
+                pattern = DispatchKey.TENANT_PATTERN,
+                description = "the tenant the dispatch belongs to: a receiver checks that it is the tenant it "
+                        + "expects, as it checks dispatchId (section 8.10); absent only from results stored "
+                        + "before results named their tenant",
+                examples = "default")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        String tenant,
 
         @Schema(required = true, description = "the terminal status")
         Dispatch.Status status,

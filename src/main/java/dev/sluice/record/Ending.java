@@ -179,6 +179,7 @@ public record Ending(
         DispatchResult.AvailableFrom availableFrom = output.availableFrom();
         return new DispatchResult(
                 id,
+                DispatchKey.tenantOf(id),
                 outcome.status(),
                 outcome.exitCode(),
                 outcome.error(),

@@ -97,10 +97,10 @@ final class Capture implements OutputSink {
     private static StreamWitness judge(
             StreamCollector collector, WitnessRecord record, boolean ofStdout, Function<Boolean, OutFile> tails) {
         if (!record.present()) {
-            return StreamWitness.unwitnessed(collector.bytesWritten(), record.missing());
+            return StreamWitness.unwitnessed(collector.bytesWritten(), record.reason(), record.detail());
         }
         WitnessRecord.Stream seen = record.stream(ofStdout);
-        return WitnessCheck.check(collector, seen.bytes(), seen.sha256(), seen.tailBytes(), () -> {
+        return WitnessCheck.check(collector, seen.bytes(), seen.sha256(), seen.tailBytes(), seen.tailSha256(), () -> {
             OutFile tail = tails.apply(ofStdout);
             return tail.state() == OutFile.State.FOUND
                     ? WitnessCheck.Tail.of(tail.bytes())

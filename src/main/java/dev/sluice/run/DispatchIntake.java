@@ -114,11 +114,9 @@ public class DispatchIntake {
             String fingerprint,
             Consumer<String> recorded,
             String traceparent) {
-        if (!images.allows(spec.image())) {
-            throw new RequestRefused(
-                    RequestRefused.Reason.IMAGE_NOT_ALLOWED,
-                    "image " + spec.image() + " is not on this worker's allow-list");
-        }
+        images.refusal(spec.image()).ifPresent(why -> {
+            throw new RequestRefused(RequestRefused.Reason.IMAGE_NOT_ALLOWED, why);
+        });
         if (requestedId != null) {
             Optional<Dispatch> existing = find(DispatchKey.of(tenant, requestedId));
             if (existing.isPresent()) {
@@ -155,12 +153,10 @@ public class DispatchIntake {
      */
     public List<Dispatch> acceptAll(String tenant, List<Member> members, BiConsumer<Jdbc.Tx, List<String>> alsoStore) {
         for (int i = 0; i < members.size(); i++) {
-            String image = members.get(i).spec().image();
-            if (!images.allows(image)) {
-                throw new RequestRefused(
-                        RequestRefused.Reason.IMAGE_NOT_ALLOWED,
-                        "image " + image + " of member " + i + " is not on this worker's allow-list");
-            }
+            int member = i;
+            images.refusal(members.get(i).spec().image()).ifPresent(why -> {
+                throw new RequestRefused(RequestRefused.Reason.IMAGE_NOT_ALLOWED, "member " + member + ": " + why);
+            });
         }
         Instant now = clock.instant();
         // One span each, side by side under the group's request: each member's trace hangs under its own.

@@ -27,6 +27,7 @@ import dev.sluice.container.WitnessRecord;
 import dev.sluice.logs.LogHolding;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.output.SecretMasker;
+import dev.sluice.output.StreamWitness;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchLinks;
@@ -228,7 +229,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
         return DispatchScheduler.Outcome.awaitImage(pull.pull());
     }
 
-    /** Why the pull it waited for failed; only the engine's classified words, never a credential (ADR 0059). */
+    /** Why the pull it waited for failed: its kind in our words, never the engine's text (ADR 0059, 0075). */
     private static DispatchResult.Error pullFailed(RuntimeException failure) {
         return failure instanceof ContainerException e ? Errors.of(e) : Errors.WORKER_ERROR;
     }
@@ -418,7 +419,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             String imageDigest) {
         CrashPoint.AFTER_EXIT.reached();
         SecretMasker masker = vault.maskerFor(id);
-        Collected collected = collect(id, stop, exitCode, containerId, capture, recovered, masker);
+        Collected collected = collect(id, stop, exitCode, containerId, capture, recovered);
         DispatchResult.AvailableFrom availableFrom = collected.availableFrom();
         ContainerState exited = collected.exited();
         Exit exit = collected.exit();
@@ -453,8 +454,7 @@ final class DispatchRunner implements DispatchScheduler.Runner {
             int exitCode,
             String containerId,
             Capture capture,
-            boolean recovered,
-            SecretMasker masker) {
+            boolean recovered) {
         try (Phase span = tracing.start(SpanNames.COLLECT)) {
             OutFile reportFile = reports.file(containerId);
             // Counting what the runtime still holds reads the log back: outside the budget, like the report.
@@ -464,16 +464,23 @@ final class DispatchRunner implements DispatchScheduler.Runner {
                     capture.bytesWritten(true),
                     capture.bytesWritten(false),
                     recovered ? LogHolding.UNKNOWN : capture.jsonFileLogBound());
-            WitnessRecord witnessed = runtime.readWitness(containerId);
+            // Once per dispatch, after its exit: how the kernel ended it, the runtime the engine ran it under,
+            // and the key its witness's record must carry.
+            ContainerState exited = runtime.inspect(containerId).orElse(null);
+            WitnessRecord witnessed = exited == null
+                    ? WitnessRecord.unusable(StreamWitness.MISSING, "the container was gone before its record was read")
+                    : runtime.readWitness(containerId, exited);
             if ("timeout".equals(witnessed.drain())) {
                 LOG.warnf(
                         "the engine had not read all of the output when the witness's drain timeout ran out (%s)",
                         "sluice.container.witness-drain-timeout");
             }
+            if (StreamWitness.TAMPERED.equals(witnessed.reason())) {
+                LOG.warnf(
+                        "the witness's record of container %.12s is not believed: %s", containerId, witnessed.detail());
+            }
             capture.witness(witnessed, ofStdout -> runtime.readWitnessTail(containerId, ofStdout));
-            // Once per dispatch, after its exit: how the kernel ended it, and the runtime the engine ran it under.
-            ContainerState exited = runtime.inspect(containerId).orElse(null);
-            Exit exit = exit(exited, exitCode, stop, witnessed, capture, masker);
+            Exit exit = exit(exited, exitCode, stop, witnessed, capture);
             Artifacts kept = artifacts.collect(id, containerId, name -> DispatchLinks.artifact(id, name));
             return new Collected(reportFile, availableFrom, exited, exit, kept);
         }
@@ -494,17 +501,12 @@ final class DispatchRunner implements DispatchScheduler.Runner {
      * all it wrote (ADR 0045). A stopped one keeps its stop's status.
      */
     private Exit exit(
-            ContainerState exited,
-            int exitCode,
-            Execution.StopReason stop,
-            WitnessRecord witnessed,
-            Capture capture,
-            SecretMasker masker) {
+            ContainerState exited, int exitCode, Execution.StopReason stop, WitnessRecord witnessed, Capture capture) {
         if (stop != null) {
             return new Exit(stop.status, exitCode, exitError(exited, exitCode, stop));
         }
-        if (witnessed.execError() != null) {
-            return new Exit(Dispatch.Status.ERROR, null, Errors.execFailed(masker.mask(witnessed.execError())));
+        if (witnessed.execErrno() != 0) {
+            return new Exit(Dispatch.Status.ERROR, null, Errors.execFailed(witnessed.execErrno()));
         }
         if (capture.incomplete()) {
             return new Exit(

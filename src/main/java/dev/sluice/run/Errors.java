@@ -39,10 +39,36 @@ final class Errors {
         return new DispatchResult.Error("workspace_unavailable", "the workspace could not be placed: " + why);
     }
 
-    /** The witness could not run the command: what an engine without it refuses at the start (ADR 0045). */
-    static DispatchResult.Error execFailed(String why) {
+    /**
+     * The witness could not run the command: what an engine without it refuses
+     * at the start (ADR 0045). The witness gives the system's errno alone, and
+     * the message is the worker's for it (ADR 0070): no text from inside the
+     * container becomes the worker's words.
+     */
+    static DispatchResult.Error execFailed(int errno) {
         return new DispatchResult.Error(
-                "exec_failed", "the container started, but its command could not be run: " + why);
+                "exec_failed", "the container started, but its command could not be run: " + execFailure(errno));
+    }
+
+    /** Linux's errno values (the same on every architecture for these) as execve(2) gives them. */
+    private static String execFailure(int errno) {
+        return switch (errno) {
+            case 1 -> "the system did not permit it (EPERM)";
+            case 2 -> "no such file: the command is not in the image, or not on its PATH (ENOENT)";
+            case 7 -> "its arguments and environment are too long (E2BIG)";
+            case 8 ->
+                "it is not a program this system can run: a script without #!, or another architecture's"
+                        + " (ENOEXEC)";
+            case 12 -> "there was not enough memory to start it (ENOMEM)";
+            case 13 ->
+                "permission denied: it is not executable, or a directory, or on a filesystem mounted noexec"
+                        + " (EACCES)";
+            case 20 -> "a part of its path is not a directory (ENOTDIR)";
+            case 26 -> "its file is open for writing (ETXTBSY)";
+            case 36 -> "its path is too long (ENAMETOOLONG)";
+            case 40 -> "its path has too many symbolic links (ELOOP)";
+            default -> "the system refused to run it (errno " + errno + ")";
+        };
     }
 
     /** The witness showed bytes the process wrote missing from the result (ADR 0045). */

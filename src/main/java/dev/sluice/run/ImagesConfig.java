@@ -17,9 +17,16 @@ public interface ImagesConfig {
     /**
      * Patterns an image reference must match, comma-separated: {@code *} matches
      * any run of characters, so {@code registry.example/agents/*} allows one
-     * registry path. {@code *} alone allows everything. Other images are refused
-     * with 403. An image the engine holds under other repositories than the one
-     * asked for must match by one of them too.
+     * registry path. {@code *} alone allows every image of a registry named by
+     * a public name. A registry named by an IP address or as {@code localhost}
+     * ({@code 10.0.0.5/x}, {@code 127.0.0.1:5443/x}, {@code [::1]:5000/x}) is
+     * allowed only by a pattern that names it literally, host and port as the
+     * image writes them and no {@code *} before the first {@code /}
+     * ({@code 127.0.0.1:5443/*}); so is a registry whose name resolves to a
+     * loopback, private or other internal address when its image is pulled
+     * (ADR 0075). Other images are refused with 403. An image the engine holds
+     * under other repositories than the one asked for must match by one of
+     * them too.
      */
     @WithDefault("*")
     List<String> allowed();

@@ -1,5 +1,6 @@
 package dev.sluice.run;
 
+import java.net.InetAddress;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -58,7 +59,7 @@ class RunProducer {
     @Produces
     @Singleton
     ImagePolicy imagePolicy(ImagesConfig config) {
-        return new ImagePolicy(config.allowed());
+        return new ImagePolicy(config.allowed(), InetAddress::getAllByName);
     }
 
     /** The pulls' own threads: as many as may pull at once (ADR 0059). */
@@ -111,7 +112,7 @@ class RunProducer {
                 .forEach((host, registry) ->
                         configured.put(host, new RegistryCredential(registry.username(), registry.password())));
         ImagePulls pulls = new ImagePulls(
-                new ImagePuller(clients, config.pullTimeout()),
+                new ImagePuller(clients, config.pullTimeout(), policy::mayPullFrom),
                 new RegistryCredentials(configured, config.dockerConfig()),
                 threads,
                 uses,

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -29,14 +30,12 @@ import org.apache.hc.core5.util.Timeout;
  * no open proxy: it connects only to the address a live worker's row in the
  * store advertises ({@link Peers}), asks only with {@code GET} for a log
  * range, an artifact or an event stream of one dispatch, sends only the
- * caller's credentials and the headers those reads take, and hands back only
- * the headers they answer with. Connecting, waiting for the answer to begin,
- * and each read of its body have a deadline.
+ * headers those reads take and the replicas' own signature of the read, for
+ * the tenant it is for ({@link RelaySignatures}, ADR 0072), never a client's
+ * credentials, and hands back only the headers they answer with. Connecting,
+ * waiting for the answer to begin, and each read of its body have a deadline.
  */
 public class PeerReads implements Closeable {
-
-    /** Marks a relayed request: the replica it reaches answers it itself and never relays it again. */
-    public static final String FORWARDED_BY = "Sluice-Forwarded-By";
 
     private static final String SEGMENT =
             "(?!\\.\\.?(?:/|$|\\?))(?:[A-Za-z0-9._~!$'()*+,;=:@-]|%(?![2][EeFf]|5[Cc])[0-9A-Fa-f]{2})+";
@@ -45,7 +44,8 @@ public class PeerReads implements Closeable {
     static final Pattern PATHS = Pattern.compile("/v1/dispatches/" + SEGMENT + "/(?:logs/(?:stdout|stderr)"
             + "(?:\\?[A-Za-z0-9=&]{0,64})?|events|artifacts/" + SEGMENT + "(?:/" + SEGMENT + ")*)");
 
-    private static final Set<String> SENT = Set.of("authorization", "range", "last-event-id", "accept");
+    /** What a relay passes on of a client's request: never its credentials. */
+    private static final Set<String> SENT = Set.of("range", "last-event-id", "accept");
 
     private static final Set<String> RETURNED = Set.of(
             "content-type",
@@ -77,22 +77,29 @@ public class PeerReads implements Closeable {
 
         /** The owner is live but did not answer within the deadline, or the connection failed. */
         record Unreachable(String why) implements Answer {}
+
+        /**
+         * Not answered for want of the replicas' signature: this worker has no
+         * relay secret to sign with (nothing was sent), or the owner refused
+         * its signature ({@code 401}: their secrets differ).
+         */
+        record Unsigned(String why) implements Answer {}
     }
 
     private final Peers peers;
-    private final String self;
+    private final RelaySignatures signatures;
     private final Duration timeout;
     private final ScheduledExecutorService timer;
     private final CloseableHttpClient http;
 
     /**
-     * @param self    this worker's id, sent as {@link #FORWARDED_BY}
-     * @param timeout the deadline of each step: connecting, the answer's head, each read of its body
-     * @param timer   where the deadline of an answer's head is kept
+     * @param signatures what signs each relayed read
+     * @param timeout    the deadline of each step: connecting, the answer's head, each read of its body
+     * @param timer      where the deadline of an answer's head is kept
      */
-    public PeerReads(Peers peers, String self, Duration timeout, ScheduledExecutorService timer) {
+    public PeerReads(Peers peers, RelaySignatures signatures, Duration timeout, ScheduledExecutorService timer) {
         this.peers = peers;
-        this.self = self;
+        this.signatures = signatures;
         this.timeout = timeout;
         this.timer = timer;
         this.http = HttpClients.custom()
@@ -117,22 +124,29 @@ public class PeerReads implements Closeable {
                 .build();
     }
 
-    /** Reads {@code path} (with its query) from worker {@code workerId}, each read of the body within the deadline. */
-    public Answer get(String workerId, String path, Map<String, String> headers) {
-        return get(workerId, path, headers, timeout);
+    /**
+     * Reads {@code path} (with its query) from worker {@code workerId} for
+     * {@code tenant}, each read of the body within the deadline.
+     */
+    public Answer get(String workerId, String tenant, String path, Map<String, String> headers) {
+        return get(workerId, tenant, path, headers, timeout);
     }
 
     /**
-     * As {@link #get(String, String, Map)}, with reads of the body that may wait
+     * As {@link #get(String, String, String, Map)}, with reads of the body that may wait
      * {@code idle} (an event stream, quiet while its dispatch prints nothing).
      */
-    public Answer get(String workerId, String path, Map<String, String> headers, Duration idle) {
+    public Answer get(String workerId, String tenant, String path, Map<String, String> headers, Duration idle) {
         if (!PATHS.matcher(path).matches()) {
             return new Answer.Refused("not a path a relay may ask for");
         }
         Peers.Peer peer = peers.find(workerId).orElse(new Peers.Peer.Gone(workerId));
         if (!(peer instanceof Peers.Peer.Live live)) {
             return new Answer.Refused("worker " + workerId + " is not live at an advertised address");
+        }
+        Optional<String> signed = signatures.sign("GET", path, tenant, workerId);
+        if (signed.isEmpty()) {
+            return new Answer.Unsigned("this worker has no sluice.worker.relay-secrets to sign a relayed read with");
         }
         HttpGet get = new HttpGet(live.address().resolve(path));
         get.setConfig(RequestConfig.custom()
@@ -144,11 +158,17 @@ public class PeerReads implements Closeable {
                 get.setHeader(name, value);
             }
         });
-        get.setHeader(FORWARDED_BY, self);
+        get.setHeader(RelaySignatures.HEADER, signed.get());
         ScheduledFuture<?> deadline = timer.schedule(get::cancel, timeout.toMillis(), TimeUnit.MILLISECONDS);
         try {
             ClassicHttpResponse response = http.executeOpen(null, get, null);
             deadline.cancel(false);
+            if (response.getCode() == 401) { // no client's refusal: the relay carries no client's credentials
+                response.close();
+                return new Answer.Unsigned("worker " + workerId + " refused this worker's signature: the replicas'"
+                        + " sluice.worker.relay-secrets differ, or their clocks are more than "
+                        + RelaySignatures.VALIDITY.toSeconds() + " s apart");
+            }
             HttpEntity entity = response.getEntity();
             InputStream body = entity == null ? InputStream.nullInputStream() : entity.getContent();
             return new Answer.Served(response.getCode(), returned(response), body, response);

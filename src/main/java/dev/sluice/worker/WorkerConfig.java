@@ -2,6 +2,7 @@ package dev.sluice.worker;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
@@ -81,4 +82,16 @@ public interface WorkerConfig {
      */
     @WithDefault("15s")
     Duration peerTimeout();
+
+    /**
+     * Secrets the replicas on one store share to sign the reads they relay to
+     * each other (ADR 0072), comma-separated: each the base64 of at least 32
+     * random bytes ({@code head -c 32 /dev/urandom | base64}); the first
+     * signs, every one is accepted, so a new one is added everywhere, then put
+     * first, then the old one removed. A relayed read carries this signature,
+     * never a client's token. Unset, a worker neither relays a read nor takes
+     * one relayed to it, and says so at start when its store is shared; the
+     * embedded store never relays.
+     */
+    Optional<List<String>> relaySecrets();
 }

@@ -11,13 +11,17 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Threads;
 import dev.sluice.container.ContainerInventory;
 import dev.sluice.store.Database;
 import dev.sluice.store.Jdbc;
+import io.quarkus.runtime.Startup;
 
 class WorkerProducer {
+
+    private static final Logger LOG = Logger.getLogger(WorkerProducer.class);
 
     /** Millisecond ticks: what the store keeps, so a time read back equals the one written. */
     @Produces
@@ -53,12 +57,31 @@ class WorkerProducer {
         return new Peers(jdbc, clock, !database.kind().equals("h2"));
     }
 
+    /**
+     * Read at start, so that a malformed secret stops the worker before it
+     * serves anything, and a shared store without one says at once that
+     * reads will not be relayed (ADR 0072).
+     */
     @Produces
     @Singleton
-    PeerReads peerReads(Peers peers, Worker worker, WorkerConfig config) {
+    @Startup
+    RelaySignatures relaySignatures(WorkerConfig config, Worker worker, Clock clock, Peers peers) {
+        RelaySignatures signatures = RelaySignatures.of(config.relaySecrets(), worker.id(), clock);
+        if (peers.shared() && !signatures.configured()) {
+            LOG.warn("reads of dispatches another replica runs are not relayed, nor taken from another replica:"
+                    + " sluice.worker.relay-secrets is not set. Their logs, artifacts and live events answer"
+                    + " 503 owner-unreachable through any replica but their own; give every replica the same"
+                    + " secret (ADR 0072)");
+        }
+        return signatures;
+    }
+
+    @Produces
+    @Singleton
+    PeerReads peerReads(Peers peers, RelaySignatures signatures, WorkerConfig config) {
         return new PeerReads(
                 peers,
-                worker.id(),
+                signatures,
                 config.peerTimeout(),
                 Executors.newSingleThreadScheduledExecutor(Threads.named("relay-deadline-")));
     }

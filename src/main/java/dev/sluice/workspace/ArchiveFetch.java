@@ -20,6 +20,7 @@ import javax.net.ssl.SSLException;
 
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.jboss.logging.Logger;
 
 import dev.sluice.hashing.Sha256;
 import dev.sluice.outbound.GuardedDnsResolver;
@@ -32,8 +33,16 @@ import dev.sluice.outbound.GuardedHttpClients;
  * read. It connects only to addresses the callbacks' SSRF guard permits
  * ({@link GuardedDnsResolver}, with the workspace's own allow-list), follows
  * no redirect, uses no proxy and sends nothing but the GET.
+ *
+ * <p>A failure is told in a sentence of a fixed few, never in the server's
+ * words: the URL may lead somewhere only the worker reaches, and what a
+ * server says (its status line, its body, the digest of what it served) would
+ * tell the one who named it what is there. The log keeps the server's
+ * answer for the operator.
  */
 final class ArchiveFetch implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(ArchiveFetch.class);
 
     private final CloseableHttpClient http;
     private final ScheduledExecutorService timer;
@@ -62,16 +71,20 @@ final class ArchiveFetch implements AutoCloseable {
         if (!url.regionMatches(true, 0, "https:", 0, 6)) {
             throw new WorkspaceRefused(field, "must be an https URL");
         }
-        HttpGet get = new HttpGet(URI.create(url));
+        URI uri = URI.create(url);
+        HttpGet get = new HttpGet(uri);
         ScheduledFuture<?> deadline = timer.schedule(get::cancel, timeout.toMillis(), TimeUnit.MILLISECONDS);
         String digest;
         try {
             digest = http.execute(get, response -> {
                 if (response.getCode() != 200) {
-                    throw new WorkspaceRefused(field, "answered HTTP " + response.getCode() + ", not 200");
+                    LOG.warnf(
+                            "workspace archive from %s: answered %d %s",
+                            uri.getHost(), response.getCode(), response.getReasonPhrase());
+                    throw new WorkspaceRefused(field, status(response.getCode()));
                 }
                 if (response.getEntity() == null) {
-                    throw new WorkspaceRefused(field, "answered with no body");
+                    throw new WorkspaceRefused(field, "was not served: its server answered 200 with no body");
                 }
                 try (InputStream body = response.getEntity().getContent()) {
                     return copy(body, into, maxBytes);
@@ -80,14 +93,29 @@ final class ArchiveFetch implements AutoCloseable {
         } catch (WorkspaceRefused e) {
             throw e;
         } catch (IOException e) {
-            throw new WorkspaceRefused(field, get.isCancelled() ? "was not fetched within " + timeout : why(e));
+            LOG.warnf("workspace archive from %s: %s", uri.getHost(), e.toString());
+            throw new WorkspaceRefused(
+                    field,
+                    get.isCancelled()
+                            ? "was not fetched within sluice.workspace.fetch-timeout (" + timeout.toMillis() + " ms)"
+                            : why(e));
         } finally {
             deadline.cancel(false);
         }
         if (!digest.equals(sha256)) {
-            throw new WorkspaceRefused(
-                    "workspace.archive.sha256", "does not match the fetched archive, whose SHA-256 is " + digest);
+            // Not in the refusal: the digest of what the URL served is a fact about the server, not the request.
+            LOG.warnf("workspace archive from %s: served SHA-256 %s, the request names another", uri.getHost(), digest);
+            throw new WorkspaceRefused("workspace.archive.sha256", "does not match the fetched archive");
         }
+    }
+
+    /** A status other than 200, in a class: no status line, no body. */
+    private static String status(int code) {
+        return switch (code) {
+            case 404, 410 -> "was not found on its server (HTTP 404 or 410)";
+            case 401, 403 -> "was refused by its server, which asks for credentials or denies access (HTTP 401 or 403)";
+            default -> "was not served: its server answered neither 200 nor 401, 403, 404 or 410";
+        };
     }
 
     private static String copy(InputStream body, Path into, long maxBytes) throws IOException {

@@ -23,7 +23,9 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
  * only to a file given before it, no path twice. Every parent directory is
  * written before its entries, so the engine makes none of its own (it would
  * make them root's). Owners are left to the upload, which knows the
- * container's user.
+ * container's user. Once every entry is in, {@link #complete} follows each
+ * link's target through the links the workspace holds, wherever they were
+ * placed, as the kernel will ({@link WorkspaceLinks}).
  */
 final class WorkspaceTree implements AutoCloseable {
 
@@ -36,6 +38,7 @@ final class WorkspaceTree implements AutoCloseable {
     private final WorkspaceLimits limits;
     private final TarArchiveOutputStream tar;
     private final Map<String, Kind> kinds = new HashMap<>();
+    private final WorkspaceLinks links = new WorkspaceLinks();
     private long bytes;
     private int entries;
 
@@ -82,6 +85,7 @@ final class WorkspaceTree implements AutoCloseable {
     void symlink(String field, String rawPath, String target) throws IOException {
         String path = place(field, rawPath, Kind.LINK);
         WorkspacePaths.linkTarget(field, path, target, limits.maxPathLength());
+        links.add(field, path, target);
         TarArchiveEntry entry = new TarArchiveEntry(path, TarConstants.LF_SYMLINK);
         entry.setLinkName(target);
         tar.putArchiveEntry(entry);
@@ -98,6 +102,15 @@ final class WorkspaceTree implements AutoCloseable {
         entry.setLinkName(target);
         tar.putArchiveEntry(entry);
         tar.closeArchiveEntry();
+    }
+
+    /**
+     * Checks what only the whole tree shows: each link's target, followed
+     * through the other links (those placed after it too), stays inside the
+     * workspace. Called once every entry is in, before the tar is used.
+     */
+    void complete() {
+        links.check(kinds.keySet());
     }
 
     long bytes() {

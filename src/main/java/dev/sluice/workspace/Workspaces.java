@@ -85,6 +85,7 @@ public final class Workspaces implements AutoCloseable {
             for (int i = 0; i < given.size(); i++) {
                 addFile("workspace.files." + i, given.get(i), tree);
             }
+            tree.complete();
         } catch (IOException e) {
             staged.close();
             throw new UncheckedIOException("write a workspace", e);
@@ -131,6 +132,7 @@ public final class Workspaces implements AutoCloseable {
                         ArchiveEntries.read("workspace.files", inline, tree, limits);
                     }
                 }
+                tree.complete();
             }
             return new Prepared(joined, true);
         } catch (IOException e) {
@@ -208,8 +210,7 @@ public final class Workspaces implements AutoCloseable {
             MessageDigest sha = Sha256.digest();
             String digest = HexFormat.of().formatHex(sha.digest(bytes));
             if (!digest.equals(archive.sha256())) {
-                throw new WorkspaceRefused(
-                        "workspace.archive.sha256", "does not match the archive, whose SHA-256 is " + digest);
+                throw new WorkspaceRefused("workspace.archive.sha256", "does not match the archive");
             }
         }
         return new ByteArrayInputStream(bytes);

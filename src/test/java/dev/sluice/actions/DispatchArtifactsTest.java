@@ -48,6 +48,7 @@ class DispatchArtifactsTest {
         DispatchResult r = StoredDispatches.result(id, Dispatch.Status.SUCCEEDED, "", T0);
         dispatches.finish(new DispatchResult(
                 r.dispatchId(),
+                r.tenant(),
                 r.status(),
                 r.exitCode(),
                 r.error(),

@@ -1,8 +1,10 @@
 package dev.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -10,6 +12,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.sluice.testsupport.HostAddresses;
 import dev.sluice.testsupport.WorkerProcess;
 
 /**
@@ -25,22 +28,16 @@ class ClosedByDefaultIT {
     @Test
     void everyAddressAndNoTokenRefusesToStart() throws IOException {
         Map<String, String> env = WorkerProcess.environment("closed", Map.of("QUARKUS_HTTP_HOST", "0.0.0.0"));
-        try (WorkerProcess worker = WorkerProcess.spawn(env)) {
-            assertThat(worker.awaitExit(Duration.ofSeconds(60)))
-                    .as("exited; see %s", worker.logPath())
-                    .isTrue();
-            assertThat(worker.exitValue()).isNotZero();
-            assertThat(worker.logText())
-                    .containsPattern("ERROR \\[dev.sluice.api.ExposureCheck\\].* refusing to start: the worker"
-                            + " listens on 0.0.0.0, beyond loopback")
-                    .doesNotContain("Error occurred while executing task")
-                    .contains("SLUICE_API_TOKENS")
-                    .contains("QUARKUS_HTTP_HOST=127.0.0.1")
-                    .contains("SLUICE_API_ANONYMOUS=true");
-            assertThat(Path.of(env.get("SLUICE_DATA_DIR"), "sluice.mv.db"))
-                    .as("the store a refused worker never migrated")
-                    .doesNotExist();
-        }
+        assertThat(WorkerProcess.refusal(env))
+                .containsPattern("ERROR \\[dev.sluice.api.ExposureCheck\\].* refusing to start: the worker"
+                        + " listens on 0.0.0.0, beyond loopback")
+                .doesNotContain("Error occurred while executing task")
+                .contains("SLUICE_API_TOKENS")
+                .contains("QUARKUS_HTTP_HOST=127.0.0.1")
+                .contains("SLUICE_API_ANONYMOUS=true");
+        assertThat(Path.of(env.get("SLUICE_DATA_DIR"), "sluice.mv.db"))
+                .as("the store a refused worker never migrated")
+                .doesNotExist();
     }
 
     @Test
@@ -71,6 +68,36 @@ class ClosedByDefaultIT {
                 assertThat(worker.status(path)).as(path).isEqualTo(404);
             }
             assertThat(worker.probe("/q/metrics").body()).contains("sluice_dispatches_running");
+        }
+    }
+
+    /**
+     * The management port takes no token, so it listens on loopback unless
+     * told where else (ADR 0071): asked at this machine's own outside
+     * address, nothing answers. Told that address, as the Kubernetes
+     * manifests tell it the pod's, it answers there and only there.
+     */
+    @Test
+    void theManagementPortListensOnLoopbackUnlessToldWhere() throws IOException {
+        InetAddress outside = HostAddresses.outside();
+        try (WorkerProcess worker = WorkerProcess.start(WorkerProcess.environment("management-default", Map.of()))) {
+            assertThat(worker.probeStatus("/q/health/live")).isEqualTo(200);
+            assertThat(worker.probeStatusAt(outside, "/q/metrics"))
+                    .as("the management port at %s", outside)
+                    .isEmpty();
+            assertThat(worker.logText()).contains("Management interface listening on http://127.0.0.1:");
+        }
+        try (WorkerProcess worker = WorkerProcess.spawn(WorkerProcess.environment(
+                "management-told", Map.of("QUARKUS_MANAGEMENT_HOST", outside.getHostAddress())))) {
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptions()
+                    .until(() ->
+                            worker.probeStatusAt(outside, "/q/health/started").orElse(0) == 200);
+            assertThat(worker.probeStatusAt(outside, "/q/health/live")).hasValue(200);
+            assertThat(worker.probeStatusAt(InetAddress.getLoopbackAddress(), "/q/health/live"))
+                    .as("loopback, once the port is told another address")
+                    .isEmpty();
         }
     }
 }

@@ -71,8 +71,28 @@ class OpenApiResponsesIT {
         answer("finished with overflow and delivery", "getDispatch", given().get("/v1/dispatches/openapi-full"));
         answer("listing", "listDispatches", given().queryParam("limit", 1).get("/v1/dispatches"));
         answer("log range", "readLog", given().get("/v1/dispatches/openapi-full/logs/stdout"));
+        answer("digest", "getDigest", given().get("/v1/dispatches/openapi-full/digest"));
+        callback(
+                "result",
+                "createDispatch",
+                "result",
+                receiver.byWebhookId("msg_openapi-full").get("msg_openapi-full"));
         answer("redelivered", "redeliverResult", given().post("/v1/dispatches/openapi-full/redeliver"));
         answer("cancel of a terminal dispatch", "cancelDispatch", given().delete("/v1/dispatches/openapi-full"));
+
+        // A digest for a callback body.
+        Map<String, Object> digested = new HashMap<>(script("echo digested"));
+        digested.put("id", "openapi-digest");
+        digested.put("callbackMode", "digest");
+        digested.put("callbackUrl", receiver.url("/hooks/digest"));
+        answer("accepted, digest callback", "createDispatch", post(digested));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> receiver.byWebhookId("msg_openapi-digest").size() == 1);
+        callback(
+                "digest",
+                "createDispatch",
+                "result",
+                receiver.byWebhookId("msg_openapi-digest").get("msg_openapi-digest"));
 
         // An error result (with an error object, no start), which has no log.
         String missing = submit(Map.of("image", "sluice-test/no-such-image:1", "imagePullPolicy", "never"));
@@ -152,6 +172,13 @@ class OpenApiResponsesIT {
                 .until(() -> "finished"
                         .equals(given().get("/v1/dispatch-groups/" + groupId).path("status")));
         answer("group finished", "getDispatchGroup", given().get("/v1/dispatch-groups/" + groupId));
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> receiver.byWebhookId("msg_" + groupId + "_final").size() == 1);
+        Map<String, Receiver.Request> messages = receiver.byWebhookId("msg_" + groupId + "_");
+        assertThat(messages).hasSizeGreaterThanOrEqualTo(2);
+        for (Map.Entry<String, Receiver.Request> message : messages.entrySet()) {
+            callback(message.getKey(), "createDispatchGroup", "groupMessage", message.getValue());
+        }
         answer("group not-found", "getDispatchGroup", given().get("/v1/dispatch-groups/g-" + "0".repeat(32)));
         answer(
                 "group validation-failed",
@@ -176,7 +203,21 @@ class OpenApiResponsesIT {
         assertThat(result.exitCode()).as(result.output()).isZero();
         assertThat(result.stdout())
                 .contains("valid OpenAPI 3.1")
+                .contains("ok callback result", "ok callback digest", "ok digest (200)")
+                .containsPattern("ok callback msg_g-[0-9a-f]{32}_final")
                 .contains(answers.size() + " answers checked, 0 failed");
+    }
+
+    /** Records a body the worker POSTed to a callback URL, to check against that callback's declared body. */
+    private void callback(String label, String operationId, String name, Receiver.Request request) throws IOException {
+        assertThat(request).as(label).isNotNull();
+        answers.add(JSON.createObjectNode()
+                .put("label", "callback " + label)
+                .put("operationId", operationId)
+                .put("callback", name)
+                .put("status", "200")
+                .put("contentType", "application/json")
+                .set("body", JSON.readTree(request.decodedBody())));
     }
 
     /** Records an answer to check; a body that is not JSON (a log range) is checked as declared only. */

@@ -8,9 +8,11 @@ import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -63,6 +65,14 @@ class CallbackDeliveryTest {
     }
 
     private CallbackDelivery delivery(int maxConcurrent, int maxPerHost, Tracing tracing) {
+        return delivery(maxConcurrent, maxPerHost, tracing, TenantSigners.of(Signatures.TEST_SECRETS, Map.of()));
+    }
+
+    private CallbackDelivery delivery(TenantSigners signers) {
+        return delivery(8, 4, new Tracing(OpenTelemetry.noop()), signers);
+    }
+
+    private CallbackDelivery delivery(int maxConcurrent, int maxPerHost, Tracing tracing, TenantSigners signers) {
         CallbackClient client = new CallbackClient(
                 new GuardedDnsResolver(new AddressPolicy(List.of("127.0.0.1")), InetAddress::getAllByName),
                 Duration.ofSeconds(2),
@@ -74,7 +84,7 @@ class CallbackDeliveryTest {
                 outbox,
                 dispatches.store(),
                 client,
-                new WebhookSigner(Signatures.TEST_SECRETS),
+                signers,
                 schedule,
                 clock,
                 "worker-1",
@@ -327,5 +337,77 @@ class CallbackDeliveryTest {
         } finally {
             other.close();
         }
+    }
+
+    private static final String BETA = Signatures.freshSecret();
+
+    /** A tenant's results, and its group's messages, are signed with its own secrets; others' with the worker's. */
+    @Test
+    void eachTenantsMessagesAreSignedWithItsOwnSecrets() {
+        finished("d-1");
+        finished("beta.d-1");
+        jdbc.transaction("queue", tx -> {
+            outbox.enqueueMessage(tx, "msg_beta.g-1_final", receiver.url("/group"), "{}".getBytes(UTF_8), T0);
+            return null;
+        });
+        round(delivery(TenantSigners.of(Signatures.TEST_SECRETS, Map.of("beta", List.of(BETA)))));
+
+        Map<String, Receiver.Request> byId =
+                receiver.requests().stream().collect(Collectors.toMap(r -> r.header("webhook-id"), r -> r));
+        assertThat(byId).containsOnlyKeys("msg_d-1", "msg_beta.d-1", "msg_beta.g-1_final");
+        assertThat(Signatures.verifies(byId.get("msg_d-1"), Signatures.TEST_SECRETS.get(0)))
+                .isTrue();
+        assertThat(Signatures.verifies(byId.get("msg_d-1"), BETA)).isFalse();
+        for (String beta : List.of("msg_beta.d-1", "msg_beta.g-1_final")) {
+            assertThat(Signatures.verifies(byId.get(beta), BETA)).as(beta).isTrue();
+            assertThat(Signatures.verifies(byId.get(beta), Signatures.TEST_SECRETS.get(0)))
+                    .as(beta)
+                    .isFalse();
+            assertThat(byId.get(beta).header("webhook-signature")).as(beta).doesNotContain(" ");
+        }
+    }
+
+    /** The secrets are chosen at each attempt: a retry after a restart with rotated secrets signs with those. */
+    @Test
+    void aRetryAfterARotationSignsWithTheSecretsConfiguredNow() {
+        String next = Signatures.freshSecret();
+        receiver.then(Receiver.status(500));
+        finished("beta.d-1");
+        round(delivery(TenantSigners.of(Signatures.TEST_SECRETS, Map.of("beta", List.of(BETA)))));
+        clock.advance(Duration.ofSeconds(10));
+        round(delivery(TenantSigners.of(Signatures.TEST_SECRETS, Map.of("beta", List.of(next, BETA)))));
+        clock.advance(Duration.ofSeconds(60));
+        assertThat(outbox.redeliver("beta.d-1", clock.instant())).isTrue();
+        round(delivery(TenantSigners.of(Signatures.TEST_SECRETS, Map.of("beta", List.of(next)))));
+
+        List<Receiver.Request> requests = receiver.requests();
+        assertThat(requests).hasSize(3);
+        assertThat(Signatures.verifies(requests.get(0), BETA)).isTrue();
+        assertThat(Signatures.verifies(requests.get(0), next)).isFalse();
+        assertThat(Signatures.verifies(requests.get(1), next)).isTrue();
+        assertThat(Signatures.verifies(requests.get(1), BETA)).isTrue();
+        assertThat(Signatures.verifies(requests.get(2), next)).isTrue();
+        assertThat(Signatures.verifies(requests.get(2), BETA)).isFalse();
+    }
+
+    /** A delivery whose tenant no secret serves any more is not sent unsigned: it fails, and is tried again. */
+    @Test
+    void aDeliveryNoSecretServesIsNotSentButTriedAgainOnTheSchedule() {
+        finished("beta.d-1");
+        round(delivery(TenantSigners.of(List.of(), Map.of())));
+        assertThat(receiver.requests()).isEmpty();
+        CallbackStore.State s = state("beta.d-1");
+        assertThat(s.state()).isEqualTo(DeliveryState.PENDING);
+        assertThat(s.lastError()).isEqualTo("no signing secret serves this tenant");
+        assertThat(attempted)
+                .extracting(DeliveryAttempted::outcome, DeliveryAttempted::failure)
+                .containsExactly(tuple(DeliveryAttempted.Outcome.RETRY, "unsigned"));
+
+        clock.advance(Duration.ofSeconds(10));
+        round(delivery(TenantSigners.of(List.of(), Map.of("beta", List.of(BETA)))));
+        assertThat(receiver.requests())
+                .singleElement()
+                .satisfies(r -> assertThat(Signatures.verifies(r, BETA)).isTrue());
+        assertThat(state("beta.d-1").state()).isEqualTo(DeliveryState.DELIVERED);
     }
 }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -74,7 +75,7 @@ class CallbackRestartIT {
                 outbox,
                 dispatches.store(),
                 client,
-                new WebhookSigner(Signatures.TEST_SECRETS),
+                TenantSigners.of(Signatures.TEST_SECRETS, Map.of()),
                 schedule,
                 clock,
                 name,

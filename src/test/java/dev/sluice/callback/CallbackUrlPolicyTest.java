@@ -1,8 +1,10 @@
 package dev.sluice.callback;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -159,5 +161,73 @@ class CallbackUrlPolicyTest {
         assertThat(policy.problem("http://192.88.99.1/hook")).isPresent();
         assertThat(policy.problem("http://[::ffff:8.8.8.8]/hook")).contains("spells an IPv4 address in IPv6 form");
         assertThat(policy.problem("http://[64:ff9b::a9fe:a9fe]/hook")).isPresent();
+    }
+
+    /** A tenant with hosts of its own may name only those, after the worker's rules (ADR 0074). */
+    @Test
+    void aTenantWithHostsOfItsOwnMayNameOnlyThose() {
+        CallbackUrlPolicy policy = new CallbackUrlPolicy(
+                new AddressPolicy(List.of("10.0.0.0/8")),
+                Map.of("beta", List.of(" Hooks.Beta.Example. ", "10.1.2.3", "2001:4860::8888")));
+
+        for (String url : List.of(
+                "https://hooks.beta.example/sluice",
+                "https://HOOKS.beta.example.:8443/sluice?x=1",
+                "http://10.1.2.3/hook",
+                "https://[2001:4860:0:0::8888]/hook")) {
+            assertThat(policy.problem("beta", url)).as(url).isEmpty();
+        }
+        for (String url : List.of(
+                "https://hooks.alpha.example/sluice",
+                "https://beta.example/sluice",
+                "https://x.hooks.beta.example/sluice",
+                "http://10.1.2.4/hook")) {
+            assertThat(policy.problem("beta", url))
+                    .as(url)
+                    .contains("names a host that is not on sluice.tenants.beta.callback-allowed-hosts, the hosts this"
+                            + " tenant's callbacks may go to");
+        }
+        // The worker's rules come first, and the tenant's list exempts nothing from them.
+        assertThat(policy.problem("beta", "http://127.0.0.1/hook"))
+                .contains("points at an address callbacks may not reach (loopback, private, link-local or reserved)");
+        // Tenants without a list of their own are held to the worker's rules alone.
+        assertThat(policy.problem("alpha", "https://hooks.alpha.example/sluice"))
+                .isEmpty();
+        assertThat(policy.problem("default", "http://10.9.9.9/hook")).isEmpty();
+    }
+
+    @Test
+    void aTenantsHostTheWorkersRulesRefuseStopsTheStart() {
+        AddressPolicy worker = new AddressPolicy(List.of("10.0.0.0/8", "receiver.internal"));
+        assertThat(new CallbackUrlPolicy(worker, Map.of("beta", List.of("10.0.0.5", "receiver.internal")))
+                        .problem("beta", "http://receiver.internal/hook"))
+                .isEmpty();
+        Map<String, String> refused = Map.of(
+                "192.168.1.5",
+                "sluice.tenants.beta.callback-allowed-hosts, entry 1 (192.168.1.5): the worker's callback rules"
+                        + " refuse it (it points at an address callbacks may not reach (loopback, private, link-local"
+                        + " or reserved)); a tenant's hosts are within the worker's, so allow it in"
+                        + " sluice.callback.allowed-hosts first",
+                "localhost",
+                "sluice.tenants.beta.callback-allowed-hosts, entry 1 (localhost): the worker's callback rules refuse"
+                        + " it (it points at this machine); a tenant's hosts are within the worker's, so allow it in"
+                        + " sluice.callback.allowed-hosts first",
+                "metadata.google.internal",
+                "sluice.tenants.beta.callback-allowed-hosts, entry 1 (metadata.google.internal): the worker's"
+                        + " callback rules refuse it (it names a cloud metadata service); a tenant's hosts are within"
+                        + " the worker's, so allow it in sluice.callback.allowed-hosts first",
+                "10.0.0.0/24",
+                "sluice.tenants.beta.callback-allowed-hosts, entry 1 (10.0.0.0/24): a tenant's entry is one host name"
+                        + " or IP address; ranges belong in sluice.callback.allowed-hosts",
+                "hooks.beta.example:8443",
+                "sluice.tenants.beta.callback-allowed-hosts, entry 1 (hooks.beta.example:8443): an entry is a host,"
+                        + " without a port",
+                " , ",
+                "sluice.tenants.beta.callback-allowed-hosts names no host: leave it unset for any host the worker's"
+                        + " rules take");
+        refused.forEach((entry, message) -> assertThatThrownBy(() ->
+                        new CallbackUrlPolicy(worker, Map.of("beta", List.of(entry.split(",", -1)))))
+                .as(entry)
+                .hasMessage(message));
     }
 }

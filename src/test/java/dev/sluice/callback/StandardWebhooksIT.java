@@ -6,8 +6,6 @@ import static dev.sluice.testsupport.Dispatches.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -105,9 +103,7 @@ class StandardWebhooksIT {
     }
 
     private static String unconfiguredSecret() {
-        byte[] key = new byte[32];
-        new SecureRandom().nextBytes(key);
-        String secret = "whsec_" + Base64.getEncoder().encodeToString(key);
+        String secret = Signatures.freshSecret();
         assertThat(Signatures.TEST_SECRETS).doesNotContain(secret);
         return secret;
     }

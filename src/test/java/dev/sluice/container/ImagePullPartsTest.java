@@ -90,9 +90,23 @@ class ImagePullPartsTest {
                 "Get \"https://nonexistent.invalid/v2/\": dial tcp: lookup nonexistent.invalid: no such host | UNREACHABLE",
                 "Get \"https://r.example/v2/\": x509: certificate signed by unknown authority | UNREACHABLE",
                 "manifest for r.example/a@sha256:4014034044010403 not found: manifest unknown | NOT_FOUND",
-                "failed to register layer: no space left on device | FAILED"
+                "failed to register layer: no space left on device | FAILED",
+                "toomanyrequests: You have reached your pull rate limit. You may increase the limit | RATE_LIMITED"
             })
     void theEnginesWordsSayWhichFailureItWas(String message, PullFailure expected) {
         assertThat(PullFailure.of(message)).isEqualTo(expected);
+    }
+
+    /** What a tenant reads is one of these sentences, whatever the engine or the registry said (issue 38). */
+    @Test
+    void eachFailureIsToldInAFixedSentenceOfOurs() {
+        for (PullFailure kind : PullFailure.values()) {
+            assertThat(kind.detail())
+                    .startsWith(kind.words() + ": ")
+                    .doesNotContainPattern("[0-9]{1,3}\\.[0-9]{1,3}\\.")
+                    .doesNotContain("http");
+        }
+        assertThat(PullFailure.NOT_FOUND.detail())
+                .isEqualTo("not found: the registry has no such repository, tag or digest");
     }
 }

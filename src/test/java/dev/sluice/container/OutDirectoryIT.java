@@ -91,7 +91,7 @@ class OutDirectoryIT {
             ContainerRuntime off = new ContainerRuntime(absent, TestDocker.containerConfigWithoutOutDir());
             ContainerRuntime on = new ContainerRuntime(absent, TestDocker.containerConfig());
 
-            off.outDirectory().prepare("no-such-container", Optional.empty());
+            off.outDirectory().prepare("no-such-container", Optional.empty(), WitnessKey.random());
             assertThat(off.readOutFile("no-such-container", "report.json", 1024).state())
                     .isEqualTo(OutFile.State.ABSENT);
             assertThat(off.walkOutDirectory("no-such-container", "artifacts", 1024, new Names())
@@ -120,6 +120,7 @@ class OutDirectoryIT {
             assertThat(record.at("/result/artifacts")).isEmpty();
             // No out-directory, no witness (ADR 0045): the result says its streams were not witnessed.
             assertThat(record.at("/result/stdoutWitness/state").asText()).isEqualTo("unwitnessed");
+            assertThat(record.at("/result/stdoutWitness/reason").asText()).isEqualTo("off");
             assertThat(record.at("/result/stdoutWitness/detail").asText()).isEqualTo("the out-directory is turned off");
             assertThat(record.at("/result/stdoutDigest/covers").asText()).isEqualTo("stream");
             ContainerRuntime engine = new ContainerRuntime(clients, TestDocker.containerConfig());

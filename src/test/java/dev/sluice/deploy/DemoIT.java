@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.sluice.callback.WebhookSigner;
 import dev.sluice.testsupport.Program;
+import dev.sluice.testsupport.Signatures;
 
 /**
  * scripts/demo.sh, the newcomer's tour, run as the README gives it: worker,
@@ -28,7 +29,7 @@ import dev.sluice.testsupport.Program;
  */
 class DemoIT {
 
-    private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    private static final String SECRET = Signatures.freshSecret();
 
     @Test
     void theDemoShowsTheWholeLoop() throws IOException {
@@ -75,7 +76,7 @@ class DemoIT {
                     .until(() -> Files.readString(out.resolve("receiver.log")).contains("listening"));
 
             assertThat(post(client, uri, "msg_good", SECRET, "{}")).isEqualTo(204);
-            assertThat(post(client, uri, "msg_forged", "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "{}"))
+            assertThat(post(client, uri, "msg_forged", Signatures.freshSecret(), "{}"))
                     .isEqualTo(401);
             assertThat(out.resolve("msg_good.json")).hasContent("{}");
             assertThat(out.resolve("msg_forged.json")).doesNotExist();

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.sluice.testsupport.HostAddresses;
 import dev.sluice.testsupport.Program;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.Signatures;
@@ -62,10 +63,17 @@ class ImageIT {
                         .strip())
                 .as("the API's port and the management port")
                 .isEqualTo("{\"8080/tcp\":{},\"9000/tcp\":{}}");
+        // A container's loopback is its own: the image opens the management port on its addresses (ADR 0071).
+        assertThat(WorkerContainer.docker("image", "inspect", "-f", "{{json .Config.Env}}", IMAGE)
+                        .stdout())
+                .contains("\"QUARKUS_MANAGEMENT_HOST=0.0.0.0\"");
         // -Xshare:on: an AppCDS archive the image's runtime cannot map fails the start instead of slowing it.
         try (WorkerContainer worker = WorkerContainer.start(
                 IMAGE, "image-it-" + ProcessHandle.current().pid(), Map.of("JAVA_OPTS", "-Xshare:on"))) {
             assertProbesUp(worker);
+            // On the host's network here, so its outside address reaches the container's.
+            assertThat(worker.probeStatusAt(HostAddresses.outside(), "/q/health/live"))
+                    .hasValue(200);
 
             String id = "image-" + System.nanoTime();
             Map<String, Object> request = new HashMap<>(WorkerClient.script("sleep 5; echo finished in the drain"));

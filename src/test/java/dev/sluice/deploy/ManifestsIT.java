@@ -151,17 +151,26 @@ class ManifestsIT {
 
     /**
      * Probes and the scrape go to the management port, the Service to the API's
-     * alone (ADR 0053): both ports as application.properties sets them.
+     * alone (ADR 0053): both ports as application.properties sets them. The
+     * management port listens on loopback unless told otherwise, and the pod
+     * tells it the pod's own address, where the kubelet and Prometheus reach
+     * it (ADR 0071).
      */
     @Test
     void theWorkerIsProbedAndScrapedOnTheManagementPortAndServedOnTheApiPort() throws IOException {
         int http = Integer.parseInt(applicationProperty("quarkus.http.port"));
         int management = Integer.parseInt(applicationProperty("quarkus.management.port"));
         assertThat(applicationProperty("quarkus.management.enabled")).isEqualTo("true");
+        assertThat(applicationProperty("quarkus.management.host")).isEqualTo("127.0.0.1");
         for (Path overlay : overlays) {
             List<JsonNode> resources = parse(render(overlay));
             JsonNode deployment = only(resources, "Deployment");
             JsonNode worker = worker(deployment);
+            JsonNode host = find(worker.get("env"), "name", "QUARKUS_MANAGEMENT_HOST");
+            assertThat(host.at("/valueFrom/fieldRef/fieldPath").asText())
+                    .as(overlay + ": the management port on the pod's address")
+                    .isEqualTo("status.podIP");
+            assertThat(config(resources)).doesNotContainKey("QUARKUS_MANAGEMENT_HOST");
             assertThat(worker.at("/startupProbe/httpGet/path").asText()).isEqualTo("/q/health/started");
             assertThat(worker.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/q/health/live");
             assertThat(worker.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/q/health/ready");
@@ -185,6 +194,37 @@ class ManifestsIT {
             assertThat(servicePorts).hasSize(1);
             assertThat(servicePorts.at("/0/targetPort").asText()).isEqualTo("http");
         }
+    }
+
+    /**
+     * Kubernetes expands {@code $(NAME)} in a value only for a variable
+     * listed before it, and a patch's new variables land before the base's:
+     * a reference to one defined later reaches the worker as the literal
+     * text {@code $(NAME)}.
+     */
+    @Test
+    void everyVariableAValueNamesIsDefinedBeforeIt() throws IOException {
+        Pattern reference = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
+        int references = 0;
+        for (Path overlay : overlays) {
+            JsonNode env = worker(only(parse(render(overlay)), "Deployment")).get("env");
+            Set<String> before = new TreeSet<>();
+            for (JsonNode variable : env) {
+                Matcher m = reference.matcher(variable.path("value").asText());
+                while (m.find()) {
+                    references++;
+                    assertThat(before)
+                            .as(
+                                    "%s: %s names $(%s)",
+                                    overlay, variable.get("name").asText(), m.group(1))
+                            .contains(m.group(1));
+                }
+                before.add(variable.get("name").asText());
+            }
+        }
+        assertThat(references)
+                .as("the replicas' advertised address names the pod's")
+                .isPositive();
     }
 
     @Test
@@ -440,6 +480,17 @@ class ManifestsIT {
         assertThat(pod(deployment).at("/initContainers"))
                 .isEqualTo(
                         pod(only(parse(render(overlay("dind"))), "Deployment")).at("/initContainers"));
+        // Relayed reads are signed with the replicas' own secret, required of the same Secret (ADR 0072).
+        JsonNode relay =
+                find(worker.get("env"), "name", "SLUICE_WORKER_RELAY_SECRETS").at("/valueFrom/secretKeyRef");
+        assertThat(relay.get("name").asText()).isEqualTo("sluice-secrets");
+        assertThat(relay.get("key").asText()).isEqualTo("SLUICE_WORKER_RELAY_SECRETS");
+        assertThat(relay.path("optional").asBoolean(false)).isFalse();
+        assertThat(example).contains("SLUICE_WORKER_RELAY_SECRETS:");
+        assertThat(find(worker.get("env"), "name", "SLUICE_WORKER_ADVERTISED_URL")
+                        .get("value")
+                        .asText())
+                .isEqualTo("http://$(POD_IP):8080");
 
         List<String> egressPorts = new ArrayList<>();
         only(resources, "NetworkPolicy")

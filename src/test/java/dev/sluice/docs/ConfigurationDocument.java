@@ -2,6 +2,10 @@ package dev.sluice.docs;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The generated part of docs/configuration.md, between its two markers: a
@@ -18,17 +22,29 @@ final class ConfigurationDocument {
 
     private ConfigurationDocument() {}
 
-    /** The generated part, markers included. */
+    /**
+     * The generated part, markers included. Interfaces that share a prefix
+     * (each concern maps its own keys of {@code sluice.tenants.<name>}) make one
+     * section: each one's description, then one table of all their settings.
+     */
     static String generate() throws IOException {
-        StringBuilder out = new StringBuilder(BEGIN).append("\n");
+        Map<String, List<ConfigMappingReader.Mapping>> byPrefix = new LinkedHashMap<>();
         for (ConfigMappingReader.Mapping mapping : ConfigMappingReader.mappings()) {
-            out.append("\n## `").append(mapping.prefix()).append("`\n\n");
-            out.append(mapping.description()).append("\n\n");
+            byPrefix.computeIfAbsent(mapping.prefix(), p -> new ArrayList<>()).add(mapping);
+        }
+        StringBuilder out = new StringBuilder(BEGIN).append("\n");
+        for (Map.Entry<String, List<ConfigMappingReader.Mapping>> section : byPrefix.entrySet()) {
+            out.append("\n## `").append(section.getKey()).append("`\n\n");
+            for (ConfigMappingReader.Mapping mapping : section.getValue()) {
+                out.append(mapping.description()).append("\n\n");
+            }
             out.append("| property | environment variable | type | default | description |\n");
             out.append("| --- | --- | --- | --- | --- |\n");
-            for (ConfigMappingReader.Setting s : mapping.settings()) {
-                out.append("| `%s` | `%s` | %s | %s | %s |\n"
-                        .formatted(s.property(), s.environment(), s.type(), s.defaultValue(), s.description()));
+            for (ConfigMappingReader.Mapping mapping : section.getValue()) {
+                for (ConfigMappingReader.Setting s : mapping.settings()) {
+                    out.append("| `%s` | `%s` | %s | %s | %s |\n"
+                            .formatted(s.property(), s.environment(), s.type(), s.defaultValue(), s.description()));
+                }
             }
         }
         return out.append("\n").append(END).toString();

@@ -77,6 +77,27 @@ class GroupBatchesTest {
         assertThat(round.batches()).isEqualTo(1);
     }
 
+    /** Each body names the group as its tenant knows it, and the tenant, which a receiver checks (ADR 0074). */
+    @Test
+    void everyBodyOfAGroupNamesItsTenant() throws Exception {
+        List<GroupBatches.Member> members = List.of(ended("beta.a", T0), ended("beta.b", T0));
+        GroupBatches.Round round = batches.round(
+                new GroupBatches.Group("beta.g-1", URL, 6144, 0, 0), members, T0.plusSeconds(2), digestsOf(300));
+
+        assertThat(round.messages())
+                .extracting(GroupBatches.Message::webhookId)
+                .containsExactly("msg_beta.g-1_b1", "msg_beta.g-1_final");
+        for (GroupBatches.Message message : round.messages()) {
+            String body = new String(message.body(), StandardCharsets.UTF_8);
+            assertThat(body).as(message.webhookId()).contains("\"groupId\":\"g-1\",\"tenant\":\"beta\",");
+        }
+        GroupBatches.Round ofDefault =
+                batches.round(group(6144, 0, 0), List.of(ended("a", T0)), T0.plusSeconds(2), digestsOf(300));
+        for (GroupBatches.Message message : ofDefault.messages()) {
+            assertThat(json(message.body()).path("tenant").asText()).isEqualTo("default");
+        }
+    }
+
     @Test
     void whenTheLastMemberEndsWhatWaitsGoesAtOnceAndTheFinalFollows() throws Exception {
         List<GroupBatches.Member> members = List.of(

@@ -217,7 +217,7 @@ class MetersTest {
         Jdbc jdbc = TestStores.migrated(TestStores.h2());
         StoredDispatches stored = new StoredDispatches(jdbc, StoredDispatches.NO_OUTBOX);
         MutableClock clock = new MutableClock(T0.plusSeconds(60));
-        QueueMeters queue = new QueueMeters(registry, clock);
+        QueueMeters queue = new QueueMeters(registry, clock, true);
         assertThat(Scrape.of(registry.scrape()).names()).doesNotContain("sluice_queue_depth");
 
         stored.queued("acme.d-1", null, "w-1", T0.plusSeconds(10));
@@ -250,6 +250,42 @@ class MetersTest {
             assertThat(value("sluice_queue_oldest_wait_seconds{tenant=\"" + tenant + "\"}"))
                     .isNaN();
         }
+    }
+
+    /**
+     * Without sluice.metrics.tenant-tag (the default) the queue is one series,
+     * the whole of it, and the scrape names no tenant (ADR 0071).
+     */
+    @Test
+    void withoutTheTenantTagTheQueueIsOneSeriesAndNoTenantIsNamed() {
+        Jdbc jdbc = TestStores.migrated(TestStores.h2());
+        StoredDispatches stored = new StoredDispatches(jdbc, StoredDispatches.NO_OUTBOX);
+        MutableClock clock = new MutableClock(T0.plusSeconds(60));
+        QueueMeters queue = new QueueMeters(registry, clock, false);
+
+        stored.queued("acme-corp.d-1", null, "w-1", T0.plusSeconds(10));
+        stored.queued("acme-corp.d-2", null, "w-2", T0.plusSeconds(20));
+        stored.queued("globex.d-3", null, "w-1", T0.plusSeconds(5));
+        stored.queued("d-4", null, "w-1", T0.plusSeconds(30));
+        queue.count(new WaitingDispatches(jdbc), Duration.ofSeconds(2));
+
+        assertThat(value("sluice_queue_depth")).isEqualTo(4);
+        assertThat(value("sluice_queue_oldest_wait_seconds")).isEqualTo(55);
+        String scrape = registry.scrape();
+        assertThat(scrape).doesNotContain("tenant=").doesNotContain("acme-corp").doesNotContain("globex");
+        assertThat(Scrape.of(scrape).names()).contains("sluice_queue_depth", "sluice_queue_oldest_wait_seconds");
+
+        for (String id : List.of("acme-corp.d-1", "acme-corp.d-2", "globex.d-3", "d-4")) {
+            stored.finish(StoredDispatches.result(id, Dispatch.Status.CANCELLED, "", T0.plusSeconds(61)));
+        }
+        queue.count(new WaitingDispatches(jdbc), Duration.ofSeconds(2));
+        assertThat(value("sluice_queue_depth")).isZero();
+        assertThat(value("sluice_queue_oldest_wait_seconds")).isZero();
+
+        WaitingDispatches broken = new WaitingDispatches(new Jdbc(TestStores.h2())); // no tables
+        assertThatThrownBy(() -> queue.count(broken, Duration.ofSeconds(2))).isInstanceOf(StoreException.class);
+        assertThat(value("sluice_queue_depth")).isNaN();
+        assertThat(value("sluice_queue_oldest_wait_seconds")).isNaN();
     }
 
     @Test

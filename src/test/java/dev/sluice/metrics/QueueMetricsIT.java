@@ -29,8 +29,8 @@ import io.quarkus.test.junit.TestProfile;
 @TestProfile(Profiles.SmallCapacity.class)
 class QueueMetricsIT {
 
-    private static final String DEPTH = "sluice_queue_depth{tenant=\"default\"}";
-    private static final String WAIT = "sluice_queue_oldest_wait_seconds{tenant=\"default\"}";
+    private static final String DEPTH = "sluice_queue_depth";
+    private static final String WAIT = "sluice_queue_oldest_wait_seconds";
 
     @Test
     void waitingDispatchesMoveTheQueueDepthAndTheOldestWait() {

@@ -53,7 +53,13 @@ class WitnessCheckTest {
     }
 
     private static StreamWitness check(OutputCollector c, byte[] written, AtomicInteger reads) {
-        return WitnessCheck.check(c, written.length, Digests.sha256(written), TAIL, tailOf(written, reads));
+        return WitnessCheck.check(
+                c, written.length, Digests.sha256(written), TAIL, tailSha256(written), tailOf(written, reads));
+    }
+
+    /** The SHA-256 of the stream's last {@link #TAIL} bytes, as the witness's record gives it. */
+    private static String tailSha256(byte[] written) {
+        return Digests.sha256(Arrays.copyOfRange(written, Math.max(0, written.length - TAIL), written.length));
     }
 
     @Test
@@ -169,7 +175,12 @@ class WitnessCheckTest {
         OutputCollector c = received(written, 4000);
 
         StreamWitness w = WitnessCheck.check(
-                c, 5000, Digests.sha256(written), TAIL, () -> WitnessCheck.Tail.unreadable("archive: 500"));
+                c,
+                5000,
+                Digests.sha256(written),
+                TAIL,
+                tailSha256(written),
+                () -> WitnessCheck.Tail.unreadable("archive: 500"));
 
         assertThat(w.state()).isEqualTo(StreamWitness.INCOMPLETE);
         assertThat(w.lostBytes()).isEqualTo(1000);
@@ -186,6 +197,7 @@ class WitnessCheckTest {
                 5000,
                 Digests.sha256(written),
                 TAIL,
+                tailSha256(written),
                 () -> WitnessCheck.Tail.of(Arrays.copyOfRange(written, 4500, 5000)));
 
         assertThat(w.state()).isEqualTo(StreamWitness.INCOMPLETE);
@@ -200,10 +212,27 @@ class WitnessCheckTest {
         byte[] forged = Arrays.copyOfRange(written, 5000 - TAIL, 5000);
         forged[forged.length - 1] ^= 1;
 
-        StreamWitness w =
-                WitnessCheck.check(c, 5000, Digests.sha256(written), TAIL, () -> WitnessCheck.Tail.of(forged));
+        StreamWitness w = WitnessCheck.check(
+                c, 5000, Digests.sha256(written), TAIL, tailSha256(written), () -> WitnessCheck.Tail.of(forged));
 
         assertThat(w.state()).isEqualTo(StreamWitness.INCOMPLETE);
+        assertThat(w.detail()).contains("it is not the copy the witness wrote");
+        assertThat(c.bytesWritten()).isEqualTo(4500);
+    }
+
+    @Test
+    void aForgedTailWithItsOwnDigestStillDoesNotHashToTheWholeStream() {
+        byte[] written = stream(5000);
+        OutputCollector c = received(written, 4500);
+        byte[] forged = Arrays.copyOfRange(written, 5000 - TAIL, 5000);
+        forged[forged.length - 1] ^= 1;
+
+        // A record that vouched for the forged tail's digest: the whole stream's digest still refuses it.
+        StreamWitness w = WitnessCheck.check(
+                c, 5000, Digests.sha256(written), TAIL, Digests.sha256(forged), () -> WitnessCheck.Tail.of(forged));
+
+        assertThat(w.state()).isEqualTo(StreamWitness.INCOMPLETE);
+        assertThat(w.lostAt()).isEqualTo(StreamWitness.MIDDLE);
         assertThat(c.bytesWritten()).isEqualTo(4500);
     }
 
@@ -249,7 +278,12 @@ class WitnessCheckTest {
         c.write(written, 0, written.length - TAIL - 8); // whole records arrived
 
         StreamWitness w = WitnessCheck.check(
-                c, written.length, Digests.sha256(written), TAIL, () -> WitnessCheck.Tail.unreadable("unused"));
+                c,
+                written.length,
+                Digests.sha256(written),
+                TAIL,
+                tailSha256(written),
+                () -> WitnessCheck.Tail.unreadable("unused"));
         CapturedOutput out = c.finish(0, w);
 
         ObjectMapper json = new ObjectMapper();

@@ -25,7 +25,10 @@ import net.jqwik.api.Provide;
 class DispatchDigestTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The longest id a tenant may send. */
     private static final String LONGEST_ID = "x".repeat(64);
+    /** The longest key: a tenant of 32 characters, and the longest id. */
+    private static final String LONGEST_KEY = "t".repeat(32) + "." + LONGEST_ID;
 
     private static DispatchDigest.Facts worst(String id) {
         DispatchDigest.Stream stream = new DispatchDigest.Stream(Long.MAX_VALUE, 16 << 20, true);
@@ -49,19 +52,21 @@ class DispatchDigestTest {
 
     @Property(tries = 500)
     void everyDigestIsJsonOfAtMost512BytesWithTheWorkersFieldsWhole(
-            @ForAll("ids") String id, @ForAll("reports") AgentReport report, @ForAll boolean worstFacts)
+            @ForAll("keys") String id, @ForAll("reports") AgentReport report, @ForAll boolean worstFacts)
             throws Exception {
         DispatchDigest.Facts facts = worstFacts ? worst(id) : typical();
         byte[] digest = DispatchDigest.of(facts, report);
 
         assertThat(digest.length).isLessThanOrEqualTo(DispatchDigest.MAX_BYTES);
         JsonNode node = JSON.readTree(digest);
-        assertThat(node.path("id").asText()).isEqualTo(facts.id());
+        assertThat(node.path("id").asText()).isEqualTo(DispatchKey.idOf(facts.id()));
+        assertThat(node.path("tenant").asText()).isEqualTo(DispatchKey.tenantOf(facts.id()));
         assertThat(node.path("stdout").path("bytes").asLong())
                 .isEqualTo(facts.stdout().bytes());
         assertThat(node.path("reportStatus").asText())
                 .isEqualTo(facts.reportStatus().wire());
-        assertThat(node.path("links").path("self").asText()).isEqualTo("/v1/dispatches/" + facts.id());
+        assertThat(node.path("links").path("self").asText())
+                .isEqualTo("/v1/dispatches/" + DispatchKey.idOf(facts.id()));
         JsonNode shown = node.path("report");
         if (!shown.isNull()) {
             assertThat(shown.path("confidence").asText()).isEqualTo(report.confidence());
@@ -79,8 +84,10 @@ class DispatchDigestTest {
 
     @Test
     void theWorstCaseOfTheWorkersFieldsFitsWithRoomToSpare() {
-        byte[] bare = DispatchDigest.of(worst(LONGEST_ID), null);
-        assertThat(bare.length).isLessThanOrEqualTo(460);
+        // Counts of exabytes and the longest names of all: the report may be left out, the facts never.
+        assertThat(DispatchDigest.of(worst(LONGEST_KEY), null).length).isLessThanOrEqualTo(DispatchDigest.MAX_BYTES);
+        // The default tenant's longest id leaves room for a report's skeleton.
+        assertThat(DispatchDigest.of(worst(LONGEST_ID), null).length).isLessThanOrEqualTo(480);
     }
 
     @Test
@@ -137,18 +144,25 @@ class DispatchDigestTest {
     void anUnfinishedDispatchHasItsStatusAndNothingElse() throws Exception {
         JsonNode digest = JSON.readTree(DispatchDigest.unfinished("d-1", Dispatch.Status.RUNNING));
         assertThat(digest.toString())
-                .isEqualTo("{\"id\":\"d-1\",\"status\":\"running\",\"exitCode\":null,\"error\":null,\"stdout\":null,"
-                        + "\"stderr\":null,\"artifacts\":null,\"reportStatus\":null,\"report\":null,"
-                        + "\"links\":{\"self\":\"/v1/dispatches/d-1\"}}");
+                .isEqualTo(
+                        "{\"id\":\"d-1\",\"tenant\":\"default\",\"status\":\"running\",\"exitCode\":null,\"error\":null,\"stdout\":null,"
+                                + "\"stderr\":null,\"artifacts\":null,\"reportStatus\":null,\"report\":null,"
+                                + "\"links\":{\"self\":\"/v1/dispatches/d-1\"}}");
     }
 
+    /** Keys: an id, in the default tenant or after another tenant's name. */
     @Provide
-    Arbitrary<String> ids() {
-        return Arbitraries.strings()
-                .withChars("abcXYZ019_-")
-                .ofMinLength(1)
-                .ofMaxLength(64)
-                .edgeCases(e -> e.add(LONGEST_ID));
+    Arbitrary<String> keys() {
+        Arbitrary<String> ids =
+                Arbitraries.strings().withChars("abcXYZ019_-").ofMinLength(1).ofMaxLength(64);
+        Arbitrary<String> tenants = Arbitraries.strings()
+                .withChars("abc019_-")
+                .ofMinLength(0)
+                .ofMaxLength(31)
+                .map(t -> "t" + t);
+        return Combinators.combine(tenants.injectNull(0.5), ids)
+                .as((tenant, id) -> tenant == null ? id : tenant + "." + id)
+                .edgeCases(e -> e.add(LONGEST_ID).add(LONGEST_KEY));
     }
 
     @Provide

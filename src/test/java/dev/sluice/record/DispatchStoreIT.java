@@ -79,7 +79,7 @@ class DispatchStoreIT {
         Db db = migrated(kind, ds);
         db.store().insert(new DispatchStore.NewDispatch("d-1", spec("img:1"), "fp", "w1", T0));
         assertThat(new String(db.store().digest("d-1").orElseThrow(), StandardCharsets.UTF_8))
-                .startsWith("{\"id\":\"d-1\",\"status\":\"queued\",\"exitCode\":null,");
+                .startsWith("{\"id\":\"d-1\",\"tenant\":\"default\",\"status\":\"queued\",\"exitCode\":null,");
         DispatchResult result = result("d-1", Dispatch.Status.SUCCEEDED, "out");
         assertThat(db.finish(result)).isTrue();
         byte[] stored = db.store().digest("d-1").orElseThrow();

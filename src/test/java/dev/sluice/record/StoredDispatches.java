@@ -61,6 +61,7 @@ public final class StoredDispatches {
     public static DispatchResult result(String id, Dispatch.Status status, String stdout, Instant finishedAt) {
         return new DispatchResult(
                 id,
+                DispatchKey.tenantOf(id),
                 status,
                 0,
                 null,

@@ -235,7 +235,10 @@ class DispatchLifecycleIT {
         assertThat(host.getSecurityOpts()).contains("no-new-privileges");
         assertThat(host.getReadonlyRootfs()).isTrue();
         assertThat(host.getTmpFs()).containsKeys("/work", "/tmp");
-        assertThat(host.getInit()).isTrue();
+        // The witness is the container's init (ADR 0070): the engine adds none before it.
+        assertThat(host.getInit()).isNotEqualTo(Boolean.TRUE);
+        assertThat(c.getConfig().getEntrypoint()[0]).isEqualTo("/sluice/witness");
+        assertThat(c.getConfig().getLabels().get("dev.sluice.witness-key")).matches("[0-9a-f]{64}");
         assertThat(host.getAutoRemove()).isNotEqualTo(Boolean.TRUE);
         assertThat(host.getMemory()).isEqualTo(256L << 20);
         assertThat(host.getPidsLimit()).isEqualTo(256L);

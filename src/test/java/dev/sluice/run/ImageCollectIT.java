@@ -52,6 +52,9 @@ class ImageCollectIT {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of(
+                    // A registry named by an address runs only where a pattern names it (ADR 0075).
+                    "sluice.images.allowed",
+                    "*," + HOST + "/*",
                     "sluice.images.registries.\"" + HOST + "\".username",
                     ImagePullIT.ENV.getProperty("SLUICE_TEST_REGISTRY_USER"),
                     "sluice.images.registries.\"" + HOST + "\".password",

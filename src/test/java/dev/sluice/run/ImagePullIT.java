@@ -66,6 +66,9 @@ class ImagePullIT {
         public Map<String, String> getConfigOverrides() {
             String localhost = HOST.replace("127.0.0.1:", "localhost:");
             return Map.of(
+                    // Registries named by an address or as localhost run only where a pattern names them (ADR 0075).
+                    "sluice.images.allowed",
+                    "*," + HOST + "/*," + localhost + "/*,127.0.0.1:" + STALLING.getLocalPort() + "/*",
                     "sluice.images.registries.\"" + HOST + "\".username",
                     ENV.getProperty("SLUICE_TEST_REGISTRY_USER"),
                     "sluice.images.registries.\"" + HOST + "\".password",

@@ -81,6 +81,7 @@ class ReplicasIT {
         env.put("QUARKUS_DATASOURCE_JDBC_URL", TestStores.postgresUrl(DATABASE));
         env.put("QUARKUS_DATASOURCE_USERNAME", TestStores.postgresUser());
         env.put("QUARKUS_DATASOURCE_PASSWORD", TestStores.postgresPassword());
+        env.put("SLUICE_WORKER_RELAY_SECRETS", "UmVwbGljYXNJVCByZWxheSBzZWNyZXQgb2YgMzIgYnl0ZXM="); // ADR 0072
         env.put("SLUICE_WORKER_LEASE", "3s");
         env.put("SLUICE_WORKER_RECONCILE_INTERVAL", "1s");
         env.put("SLUICE_DISPATCH_TICK", "1s");

@@ -79,7 +79,9 @@ class WitnessIT {
 
         assertThat(r.getString("status")).isEqualTo("error");
         assertThat(r.getString("result.error.code")).isEqualTo("exec_failed");
-        assertThat(r.getString("result.error.message")).contains("No such file or directory");
+        assertThat(r.getString("result.error.message"))
+                .isEqualTo("the container started, but its command could not be run: no such file: the command is"
+                        + " not in the image, or not on its PATH (ENOENT)");
         assertThat(r.getString("result.exitCode")).isNull();
     }
 

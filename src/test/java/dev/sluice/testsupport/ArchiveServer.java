@@ -31,6 +31,9 @@ public final class ArchiveServer {
     private final HttpsServer server;
     private final Path certificate;
     private final Map<String, byte[]> archives = new ConcurrentHashMap<>();
+    private final Map<String, Failure> failures = new ConcurrentHashMap<>();
+
+    private record Failure(int status, byte[] body) {}
 
     private ArchiveServer() throws Exception {
         // One per test JVM: two JVMs that run at once each make their own certificate.
@@ -81,7 +84,14 @@ public final class ArchiveServer {
         server.setHttpsConfigurator(new HttpsConfigurator(tls));
         server.createContext("/", exchange -> {
             byte[] body = archives.get(exchange.getRequestURI().getPath());
-            if (body == null) {
+            Failure failure = failures.get(exchange.getRequestURI().getPath());
+            if (failure != null) {
+                exchange.getResponseHeaders().add("Content-Type", "text/plain");
+                exchange.sendResponseHeaders(failure.status(), failure.body().length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(failure.body());
+                }
+            } else if (body == null) {
                 exchange.sendResponseHeaders(404, -1);
             } else {
                 exchange.sendResponseHeaders(200, body.length);
@@ -113,6 +123,12 @@ public final class ArchiveServer {
     /** Serves {@code bytes} at {@code path} and returns its https URL. */
     public String put(String path, byte[] bytes) {
         archives.put(path, bytes);
+        return "https://127.0.0.1:" + server.getAddress().getPort() + path;
+    }
+
+    /** Answers {@code path} with {@code status} and {@code body}, a server's own words, and returns its URL. */
+    public String fail(String path, int status, String body) {
+        failures.put(path, new Failure(status, body.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         return "https://127.0.0.1:" + server.getAddress().getPort() + path;
     }
 

@@ -1,6 +1,7 @@
 package dev.sluice.testsupport;
 
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
@@ -18,13 +19,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public final class Signatures {
 
-    /** The test profile's signing secrets (application.properties, %test). */
-    public static final List<String> TEST_SECRETS =
-            List.of("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    /** The test profile's signing secrets (application.properties, %test), and the packaged test worker's. */
+    public static final List<String> TEST_SECRETS = List.of(
+            "whsec_qhzrlqvCCQansoUVqX/RmyqokDRNgf0AqdNh3W6noKQ=", "whsec_eRg4hex1mYOtgeS+UYRbNjnyAzUq3khARJNnUi4H+As=");
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private Signatures() {}
+
+    /** A secret of 32 random bytes, as {@code echo "whsec_$(openssl rand -base64 32)"} makes one. */
+    public static String freshSecret() {
+        byte[] key = new byte[32];
+        RANDOM.nextBytes(key);
+        return "whsec_" + Base64.getEncoder().encodeToString(key);
+    }
 
     /** True when the signature header holds a valid v1 signature, by {@code secret}, of id, timestamp and body. */
     public static boolean verifies(Receiver.Request request, String secret) {

@@ -1,13 +1,21 @@
 package dev.sluice.testsupport;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
@@ -187,5 +195,74 @@ public final class TestDocker {
 
     public static DockerClients clients() {
         return DockerClients.connect(dockerConfig());
+    }
+
+    /**
+     * A new image: the test agent image with {@code files} added (absolute
+     * path to content, each mode 0755), committed as {@code repository:tag}.
+     * The caller removes it.
+     */
+    public static String imageWith(DockerClients clients, String repository, String tag, Map<String, byte[]> files) {
+        ByteArrayOutputStream tar = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream out = new TarArchiveOutputStream(tar)) {
+            for (Map.Entry<String, byte[]> file : files.entrySet()) {
+                TarArchiveEntry entry = new TarArchiveEntry(file.getKey().replaceFirst("^/+", ""));
+                entry.setMode(TarArchiveEntry.DEFAULT_FILE_MODE & ~0777 | 0755);
+                entry.setSize(file.getValue().length);
+                out.putArchiveEntry(entry);
+                out.write(file.getValue());
+                out.closeArchiveEntry();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String container = clients.control()
+                .createContainerCmd(AGENT_IMAGE)
+                .withCmd("true")
+                .withNetworkDisabled(true)
+                .exec()
+                .getId();
+        try {
+            clients.control()
+                    .copyArchiveToContainerCmd(container)
+                    .withRemotePath("/")
+                    .withTarInputStream(new ByteArrayInputStream(tar.toByteArray()))
+                    .exec();
+            clients.control()
+                    .commitCmd(container)
+                    .withRepository(repository)
+                    .withTag(tag)
+                    .exec();
+            return repository + ":" + tag;
+        } finally {
+            clients.control().removeContainerCmd(container).withForce(true).exec();
+        }
+    }
+
+    /**
+     * A static program built from {@code source} (relative to the repository)
+     * the way the witness is, by scripts/witness.sh: for images built FROM
+     * scratch. Fails, saying how to set it up, when no compiler can.
+     */
+    public static byte[] staticProgram(String source) {
+        try {
+            Path out = Files.createTempFile(Path.of("target"), "program-", "");
+            Process build = new ProcessBuilder("bash", "scripts/witness.sh", out.toString(), source)
+                    .redirectErrorStream(true)
+                    .start();
+            String log = new String(build.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!build.waitFor(5, TimeUnit.MINUTES) || build.exitValue() != 0) {
+                throw new IllegalStateException("scripts/witness.sh could not build " + source
+                        + " (it needs musl-gcc, from Debian's musl-tools, or gcc with a static libc): " + log);
+            }
+            byte[] program = Files.readAllBytes(out);
+            Files.delete(out);
+            return program;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
@@ -37,10 +40,21 @@ public class WorkerClient {
 
     private final String baseUrl;
     private final String managementUrl;
+    private final String token;
 
     public WorkerClient(String baseUrl, String managementUrl) {
+        this(baseUrl, managementUrl, null);
+    }
+
+    private WorkerClient(String baseUrl, String managementUrl, String token) {
         this.baseUrl = baseUrl;
         this.managementUrl = managementUrl;
+        this.token = token;
+    }
+
+    /** A client of the same worker that sends {@code Authorization: Bearer <token>} on every API request. */
+    public WorkerClient as(String token) {
+        return new WorkerClient(baseUrl, managementUrl, token);
     }
 
     /** A request that runs a shell script in the test agent image. */
@@ -72,6 +86,21 @@ public class WorkerClient {
 
     public int probeStatus(String path) throws IOException {
         return probe(path).statusCode();
+    }
+
+    /**
+     * The status of a GET on the management port's number at {@code address}
+     * instead of loopback; empty when nothing listens there (the connection
+     * is refused).
+     */
+    public OptionalInt probeStatusAt(InetAddress address, String path) throws IOException {
+        URI management = URI.create(managementUrl);
+        URI at = URI.create("http://" + address.getHostAddress() + ":" + management.getPort() + path);
+        try {
+            return OptionalInt.of(send(HttpRequest.newBuilder(at).GET()).statusCode());
+        } catch (ConnectException e) {
+            return OptionalInt.empty();
+        }
     }
 
     public HttpResponse<String> post(String path, String json) throws IOException {
@@ -172,7 +201,10 @@ public class WorkerClient {
         }
     }
 
-    private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
+    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
         try {
             return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {

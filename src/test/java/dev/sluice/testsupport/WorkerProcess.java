@@ -1,5 +1,7 @@
 package dev.sluice.testsupport;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -121,6 +123,22 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
         command.addAll(defaultOptions());
         command.addAll(List.of("-jar", JAR.toString()));
         return spawn(command, env);
+    }
+
+    /**
+     * Starts the packaged worker with a setting it must refuse, and returns its
+     * log once it has exited, failing unless it exited, and not with 0, within a minute.
+     */
+    public static String refusal(Map<String, String> env) {
+        try (WorkerProcess refused = spawn(env)) {
+            assertThat(refused.awaitExit(Duration.ofSeconds(60)))
+                    .as("exited; see %s", refused.logPath())
+                    .isTrue();
+            assertThat(refused.exitValue())
+                    .as("exit value; see %s", refused.logPath())
+                    .isNotZero();
+            return refused.logText();
+        }
     }
 
     private static WorkerProcess spawn(List<String> command, Map<String, String> env) {

@@ -93,6 +93,65 @@ class WorkspacesTest {
         assertRefused(tar(List.of(file("x", "1", 0644), file("x", "2", 0644))), "entry \"x\": is given twice");
     }
 
+    /**
+     * Each target is inside the workspace when read alone; through the links
+     * the workspace holds, wherever they were placed, it leads out (issue 38).
+     */
+    @Test
+    void aLinkThatLeavesThroughAnotherLinkIsRefusedWhicheverComesFirst() throws Exception {
+        assertRefused(
+                tar(List.of(symlink("d/l", ".."), symlink("x", "d/l/../.."))),
+                "entry \"x\": is a link that leads outside the workspace through the links it passes");
+        // Placed the other way round: d/l did not exist yet when x was placed.
+        assertRefused(
+                tar(List.of(symlink("x", "d/l/../.."), symlink("d/l", ".."))),
+                "entry \"x\": is a link that leads outside the workspace");
+        // Two links deep, and a link to a link whose target then climbs.
+        assertRefused(
+                tar(List.of(symlink("a/b/up", "../.."), symlink("c/to", "../a/b/up"), symlink("y", "c/to/.."))),
+                "entry \"y\": is a link that leads outside the workspace");
+        // Of two links that lead out, the one placed first is named, here the one that passes the other.
+        assertRefused(
+                tar(List.of(symlink("z", "e/m/x"), symlink("d/l", ".."), symlink("e/m", "../d/l/.."))),
+                "entry \"z\": is a link that leads outside the workspace");
+    }
+
+    @Test
+    void linksThatStayInsideThroughOtherLinksAreKept() throws Exception {
+        byte[] archive = tar(List.of(
+                file("src/a.txt", "a", 0644),
+                symlink("d/l", ".."),
+                symlink("x", "d/l/src/a.txt"),
+                symlink("y", "d/l/d/l/d"),
+                symlink("loop1", "loop2"),
+                symlink("loop2", "loop1"),
+                symlink("dangling", "nothing/here/..")));
+        var request = new WorkspaceRequest(
+                null, new WorkspaceRequest.Archive(Base64.getEncoder().encodeToString(archive), null, null));
+        assertThat(workspaces().stage(request).source().kept()).isTrue();
+    }
+
+    @Test
+    void aChainLongerThanTheKernelFollowsIsRefused() throws Exception {
+        List<TarArchiveEntry> chain = new ArrayList<>();
+        chain.add(symlink("l0", "."));
+        for (int i = 1; i <= WorkspaceLinks.MAX_FOLLOWS + 1; i++) {
+            chain.add(symlink("l" + i, "l" + (i - 1)));
+        }
+        WorkspaceLimits roomy = new WorkspaceLimits(64 * 1024, 100, 100);
+        var request = new WorkspaceRequest(
+                null, new WorkspaceRequest.Archive(Base64.getEncoder().encodeToString(tar(chain)), null, null));
+        assertThatThrownBy(() -> new Workspaces(
+                                roomy,
+                                new WorkspaceFiles(dir),
+                                new CallbackUrlPolicy(new AddressPolicy(List.of())),
+                                null)
+                        .stage(request))
+                .isInstanceOf(WorkspaceRefused.class)
+                .hasMessageContaining("entry \"l41\": is a link that leads through more than 40 links");
+        assertThat(dir.toFile().list()).isEmpty();
+    }
+
     @Test
     void boundsOnEntriesBytesAndPathsHold() throws Exception {
         List<TarArchiveEntry> many = new ArrayList<>();

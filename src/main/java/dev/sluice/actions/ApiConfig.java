@@ -46,6 +46,30 @@ public interface ApiConfig {
      */
     MemorySize maxRequestSize();
 
+    /**
+     * The most bytes of request bodies the worker reads at once, over the API
+     * and MCP together: a body counts its length (one that declares none, up
+     * to {@code sluice.api.max-request-size} while it is read) and at least
+     * 64 bytes for each JSON token it holds, from before its first byte is
+     * read until its answer is sent. Past it a body is refused at once with
+     * {@code 429 too-many-bodies} and {@code Retry-After} (ADR 0076). A body
+     * takes a few times its length on the heap while it is read (a workspace's
+     * text, then its files decoded), so the default keeps that well inside the
+     * shipped {@code -Xmx512m} beside the running dispatches' output. At least
+     * {@code sluice.api.max-decoding-bytes-per-tenant}.
+     */
+    @WithDefault("32M")
+    MemorySize maxDecodingBytes();
+
+    /**
+     * The same bound for each tenant's bodies, so that one tenant's large
+     * bodies leave the others room. At least {@code sluice.api.max-request-size}
+     * and 12,800,000 bytes (the most 200,000 tokens are charged), or the worker
+     * refuses to start: a body that could never be read would get 429 forever.
+     */
+    @WithDefault("16M")
+    MemorySize maxDecodingBytesPerTenant();
+
     /** Page size of a listing when the request names none. */
     @WithDefault("20")
     int defaultPageSize();

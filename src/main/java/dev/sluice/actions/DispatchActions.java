@@ -1,5 +1,7 @@
 package dev.sluice.actions;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,8 +11,9 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.sluice.actions.reading.BodyReader;
+import dev.sluice.actions.reading.DecodingBudget;
 import dev.sluice.callback.CallbackService;
 import dev.sluice.callback.CallbackStore;
 import dev.sluice.container.ContainerException;
@@ -49,7 +52,7 @@ public class DispatchActions {
     private final Fingerprint fingerprint;
     private final ApiConfig config;
     private final CallbackService callbacks;
-    private final ObjectMapper json;
+    private final BodyReader bodies;
     private final Workspaces workspaces;
     private final OwnerReads owners;
     private final ContainerRuntime engine;
@@ -66,7 +69,7 @@ public class DispatchActions {
             Fingerprint fingerprint,
             ApiConfig config,
             CallbackService callbacks,
-            ObjectMapper json,
+            BodyReader bodies,
             Workspaces workspaces,
             OwnerReads owners,
             ContainerRuntime engine,
@@ -80,16 +83,25 @@ public class DispatchActions {
         this.fingerprint = fingerprint;
         this.config = config;
         this.callbacks = callbacks;
-        this.json = json;
+        this.bodies = bodies;
         this.workspaces = workspaces;
         this.owners = owners;
         this.engine = engine;
         this.pullPolicy = images.pullPolicy();
     }
 
-    /** Reads a request from JSON as POST's body is read: unknown fields and wrong types are refused. */
+    /**
+     * Reads POST's body within the bounds of the contract and {@code grant}
+     * (ADR 0076): unknown fields and wrong types are refused, and so is a body
+     * past a bound, before anything of it is built; {@code null} when empty.
+     */
+    public DispatchRequest read(InputStream body, DecodingBudget.Grant grant) throws IOException {
+        return bodies.read(body, DispatchRequest.class, BodyReader.Shape.DISPATCH, grant);
+    }
+
+    /** Reads a request from JSON already charged (MCP arguments) as POST's body is read. */
     public DispatchRequest read(String body) throws JsonProcessingException {
-        return json.readValue(body, DispatchRequest.class);
+        return bodies.read(body, DispatchRequest.class, BodyReader.Shape.DISPATCH);
     }
 
     /**

@@ -8,6 +8,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import dev.sluice.actions.reading.BodyLimits;
 import dev.sluice.container.ImageName;
 import dev.sluice.workspace.WorkspaceRequest;
 
@@ -44,17 +45,24 @@ public record DispatchRequest(
         @JsonInclude(JsonInclude.Include.NON_NULL) // absent, it leaves the idempotency fingerprint as before
         String imagePullPolicy,
 
-        @Schema(description = "replaces the image's command (its entrypoint stays); no NUL characters")
+        @Schema(
+                description = "replaces the image's command (its entrypoint stays); no NUL characters; at most "
+                        + BodyLimits.MAX_ITEMS + " arguments, counted as the body is read",
+                maxItems = BodyLimits.MAX_ITEMS)
         List<String> command,
 
-        @Schema(description = "environment variables; kept with the dispatch, never returned")
+        @Schema(
+                description = "environment variables; kept with the dispatch, never returned; at most "
+                        + BodyLimits.MAX_ITEMS + ", counted as the body is read",
+                maxProperties = BodyLimits.MAX_ITEMS)
         Map<String, String> env,
 
         @Schema(
                 description = "environment variables whose values are never stored or returned, and are "
                         + "masked in everything captured, also as their lines, base64, JSON escapes and URL "
                         + "encodings (section 3.2); each value at least sluice.secrets.min-length (8) bytes "
-                        + "as UTF-8")
+                        + "as UTF-8; at most " + BodyLimits.MAX_ITEMS + ", counted as the body is read",
+                maxProperties = BodyLimits.MAX_ITEMS)
         Map<String, String> secrets,
 
         @Schema(
@@ -113,7 +121,10 @@ public record DispatchRequest(
         @JsonInclude(JsonInclude.Include.NON_NULL) // absent, it leaves the idempotency fingerprint as before
         String callbackEncoding,
 
-        @Schema(description = "any JSON object of at most 16384 bytes, returned in the record, listing and result")
+        @Schema(
+                description = "any JSON object of at most 16384 bytes, " + BodyLimits.METADATA_VALUES
+                        + " values and " + BodyLimits.METADATA_DEPTH + " levels below it (section 3.7), "
+                        + "returned in the record, listing and result")
         Map<String, Object> metadata,
 
         @JsonInclude(JsonInclude.Include.NON_NULL) // absent, it leaves the idempotency fingerprint as before

@@ -15,6 +15,7 @@ import jakarta.inject.Singleton;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.sluice.actions.reading.BodyLimits;
 import dev.sluice.callback.CallbackService;
 import dev.sluice.container.ContainerConfig;
 import dev.sluice.output.OutputFormat;
@@ -48,7 +49,7 @@ public final class DispatchRequestValidator {
     /** The most attempts a request may ask for: each is a whole run of the agent after a worker was lost. */
     public static final int MAX_ATTEMPTS = 10;
 
-    private static final int MAX_POINTERS = 64;
+    private static final int MAX_POINTERS = BodyLimits.MAX_POINTERS;
     private static final int MAX_POINTER_LENGTH = 1024;
     private static final Pattern POINTER = Pattern.compile("(/([^~/]|~[01])*)+");
 

@@ -1,5 +1,7 @@
 package dev.sluice.actions;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -9,8 +11,9 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.sluice.actions.reading.BodyReader;
+import dev.sluice.actions.reading.DecodingBudget;
 import dev.sluice.group.GroupConfig;
 import dev.sluice.group.GroupIntake;
 import dev.sluice.group.GroupQueries;
@@ -34,7 +37,7 @@ public class GroupActions {
     private final DispatchRequestValidator validator;
     private final Fingerprint fingerprint;
     private final GroupConfig config;
-    private final ObjectMapper json;
+    private final BodyReader bodies;
 
     @Inject
     GroupActions(
@@ -43,18 +46,28 @@ public class GroupActions {
             DispatchRequestValidator validator,
             Fingerprint fingerprint,
             GroupConfig config,
-            ObjectMapper json) {
+            BodyReader bodies) {
         this.intake = intake;
         this.queries = queries;
         this.validator = validator;
         this.fingerprint = fingerprint;
         this.config = config;
-        this.json = json;
+        this.bodies = bodies;
     }
 
-    /** Reads a group request from JSON as POST's body is read: unknown fields and wrong types are refused. */
+    /**
+     * Reads POST's body within the bounds of the contract and {@code grant}
+     * (ADR 0076): its members are counted as they are read, and the group is
+     * refused at the first past {@code sluice.groups.max-members}, before the
+     * rest is built; {@code null} when empty.
+     */
+    public GroupRequest read(InputStream body, DecodingBudget.Grant grant) throws IOException {
+        return bodies.read(body, GroupRequest.class, BodyReader.Shape.GROUP, grant);
+    }
+
+    /** Reads a group request from JSON already charged (MCP arguments) as POST's body is read. */
     public GroupRequest read(String body) throws JsonProcessingException {
-        return json.readValue(body, GroupRequest.class);
+        return bodies.read(body, GroupRequest.class, BodyReader.Shape.GROUP);
     }
 
     /** Validates and accepts a group in the caller's tenant, members and all, or refuses it whole. */

@@ -5,6 +5,8 @@ import java.util.Map;
 
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import dev.sluice.actions.reading.BodyLimits;
+
 /** A dispatch group as a control plane POSTs it (docs/api.md, section 2.9); unknown fields are refused. */
 @Schema(
         name = "DispatchGroupRequest",
@@ -14,9 +16,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 public record GroupRequest(
         @Schema(
                 required = true,
-                description = "the members, 1 to sluice.groups.max-members (50), each checked as POST "
-                        + "/v1/dispatches checks a dispatch; a member may not name a callbackUrl, and its id must "
-                        + "be new")
+                description = "the members, 1 to sluice.groups.max-members (50), counted as the body is read, "
+                        + "each checked as POST /v1/dispatches checks a dispatch; a member may not name a "
+                        + "callbackUrl, and its id must be new")
         List<DispatchRequest> dispatches,
 
         @Schema(description = "where the group's batches and final callback are POSTed, signed as results are")
@@ -30,5 +32,8 @@ public record GroupRequest(
                 maximum = "1048576")
         Long maxDigestBytes,
 
-        @Schema(description = "any JSON object of at most 16384 bytes, returned in the group record")
+        @Schema(
+                description = "any JSON object of at most 16384 bytes, " + BodyLimits.METADATA_VALUES
+                        + " values and " + BodyLimits.METADATA_DEPTH + " levels below it (section 3.7), "
+                        + "returned in the group record")
         Map<String, Object> metadata) {}

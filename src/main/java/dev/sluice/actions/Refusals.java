@@ -14,6 +14,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 
+import dev.sluice.actions.reading.BodyRefused;
 import dev.sluice.callback.CallbackRefused;
 import dev.sluice.logs.LogRotated;
 import dev.sluice.record.DispatchConfig;
@@ -71,7 +72,19 @@ public class Refusals {
         if (e instanceof JsonProcessingException j) {
             return json(j);
         }
+        if (e instanceof BodyRefused b) {
+            return body(b);
+        }
         return unexpected(e);
+    }
+
+    /** A body refused while it was read (ADR 0076): the document 413, a field 422, the decoding budget 429. */
+    public Refusal body(BodyRefused e) {
+        return switch (e.kind()) {
+            case TOO_LARGE -> plain(413, "body-too-large", "The request body is too large", e.detail());
+            case INVALID -> of(ProblemException.invalid(List.of(Problem.FieldError.of(e.field(), e.detail()))));
+            case BUSY -> retryLater(429, "too-many-bodies", "Too many request bodies are being read", e.detail());
+        };
     }
 
     public Refusal refused(RequestRefused e) {

@@ -18,6 +18,7 @@ import jakarta.ws.rs.core.Response;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.sluice.actions.DispatchActions;
 import dev.sluice.actions.DispatchRequest;
 import dev.sluice.actions.DispatchRequestValidator;
 import dev.sluice.actions.DispatchView;
@@ -61,6 +62,9 @@ class ApiWarmUp {
     ObjectMapper json;
 
     @Inject
+    DispatchActions actions;
+
+    @Inject
     DispatchRequestValidator validator;
 
     @Inject
@@ -84,9 +88,9 @@ class ApiWarmUp {
         });
     }
 
-    /** POST's own part: read, validate and fingerprint the request, and answer 202 with the queued record. */
+    /** POST's own part: read (bounded, as a body is), validate and fingerprint the request, and answer 202. */
     private void accept() throws IOException {
-        DispatchRequest request = json.readValue(REQUEST, DispatchRequest.class);
+        DispatchRequest request = actions.read(REQUEST);
         DispatchSpec spec = validator.validate(DispatchKey.DEFAULT_TENANT, request);
         Dispatch queued = new Dispatch(
                 request.id(),
@@ -141,12 +145,12 @@ class ApiWarmUp {
     /** Refusals, as the exception mappers answer them. */
     private void refuse() throws IOException {
         try {
-            json.readValue(UNKNOWN_FIELD, DispatchRequest.class);
+            actions.read(UNKNOWN_FIELD);
         } catch (JsonProcessingException e) {
             json.writeValueAsBytes(problems.json(e).getEntity());
         }
         try {
-            validator.validate(DispatchKey.DEFAULT_TENANT, json.readValue(INVALID, DispatchRequest.class));
+            validator.validate(DispatchKey.DEFAULT_TENANT, actions.read(INVALID));
         } catch (ProblemException e) {
             json.writeValueAsBytes(problems.problem(e).getEntity());
         }

@@ -91,15 +91,24 @@ public interface DispatchApi {
             responseCode = "403",
             description = "image-not-allowed: the image matches no pattern of sluice.images.allowed")
     @APIResponse(responseCode = "409", description = "id-conflict: the id names a dispatch with a different request")
-    @APIResponse(responseCode = "413", description = "body-too-large: the body is over sluice.api.max-request-size")
+    @APIResponse(
+            responseCode = "413",
+            description = "body-too-large: the body is over sluice.api.max-request-size, or holds more than "
+                    + "200000 JSON tokens or a number or key longer than the worker reads (docs/api.md, section 3.7)")
     @APIResponse(responseCode = "415", description = "http-415: the Content-Type is not application/json")
-    @APIResponse(responseCode = "422", description = "validation-failed: errors names every bad field")
+    @APIResponse(
+            responseCode = "422",
+            description = "validation-failed: errors names every bad field; a field past a bound the body is read "
+                    + "within (command, env, secrets, metadata, output.project, workspace.files, nesting) is "
+                    + "named alone, as soon as it is read")
     @APIResponse(
             responseCode = "429",
             description = "tenant-at-capacity: the caller's tenant holds every place its limits give it; "
                     + "at-capacity: every run slot and queue place of the worker is taken; workspaces-full: the "
                     + "workspace would take the tenant's kept workspaces past sluice.workspace.max-kept-bytes-per-tenant, "
-                    + "or the worker's past max-kept-bytes (ADR 0073)")
+                    + "or the worker's past max-kept-bytes (ADR 0073); too-many-bodies: the "
+                    + "worker, or the caller's tenant, is reading as many request bytes as "
+                    + "sluice.api.max-decoding-bytes (-per-tenant) allows (ADR 0076)")
     @APIResponse(
             responseCode = "503",
             description = "shutting-down, engine-unavailable or store-unavailable: nothing was accepted")

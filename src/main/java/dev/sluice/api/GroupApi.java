@@ -90,16 +90,21 @@ public interface GroupApi {
             description = "body-required (an empty body) or malformed-body (not a JSON object)")
     @APIResponse(responseCode = "403", description = "image-not-allowed: a member's image is not allowed")
     @APIResponse(responseCode = "409", description = "id-conflict: a member's id names an existing dispatch")
-    @APIResponse(responseCode = "413", description = "body-too-large: the body is over sluice.api.max-request-size")
+    @APIResponse(
+            responseCode = "413",
+            description = "body-too-large: the body is over sluice.api.max-request-size, or holds more than "
+                    + "200000 JSON tokens or a number or key longer than the worker reads (docs/api.md, section 3.7)")
     @APIResponse(responseCode = "415", description = "http-415: the body is not application/json")
     @APIResponse(
             responseCode = "422",
-            description = "validation-failed: no member, too many, an unknown field, or a bad field of the group "
-                    + "or of a member (named dispatches.<index>.<field>)")
+            description = "validation-failed: no member, too many (refused as the member past the maximum is "
+                    + "read), an unknown field, or a bad field of the group or of a member (named "
+                    + "dispatches.<index>.<field>)")
     @APIResponse(
             responseCode = "429",
             description = "tenant-at-capacity: the caller's tenant has no place for every member; "
-                    + "at-capacity: the worker has not")
+                    + "at-capacity: the worker has not; too-many-bodies: the worker, or the caller's tenant, is "
+                    + "reading as many request bytes as sluice.api.max-decoding-bytes (-per-tenant) allows")
     @APIResponse(
             responseCode = "503",
             description = "shutting-down, engine-unavailable or store-unavailable; nothing was accepted")

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import dev.sluice.actions.Problem;
 import dev.sluice.actions.ProblemException;
 import dev.sluice.actions.Refusals;
+import dev.sluice.actions.reading.BodyRefused;
 import dev.sluice.callback.CallbackRefused;
 import dev.sluice.logs.LogRotated;
 import dev.sluice.record.RequestRefused;
@@ -46,6 +47,12 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response callbackRefused(CallbackRefused e) {
         return respond(refusals.of(e));
+    }
+
+    /** A body refused while it was read (ADR 0076): 413, 422 naming the field, or 429. */
+    @ServerExceptionMapper
+    public Response body(BodyRefused e) {
+        return respond(refusals.body(e));
     }
 
     @ServerExceptionMapper

@@ -10,6 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import dev.sluice.testsupport.Dispatches;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -130,7 +131,7 @@ class DispatchValidationTest {
     @ParameterizedTest
     @MethodSource("invalidBodies")
     void invalidRequestsAreProblemsNamingEachBadFieldAndCreateNothing(String body, int status, List<String> fields) {
-        String before = newest();
+        String before = Dispatches.newest();
         Response response = given().contentType(ContentType.JSON).body(body).post("/v1/dispatches");
 
         response.then().statusCode(status).contentType(Problem.MEDIA_TYPE);
@@ -141,7 +142,7 @@ class DispatchValidationTest {
         assertThat(response.jsonPath().getList("errors.field", String.class))
                 .containsExactlyInAnyOrderElementsOf(fields.isEmpty() ? List.of() : fields);
         assertNoLeak(response.asString());
-        assertThat(newest()).isEqualTo(before);
+        assertThat(Dispatches.newest()).isEqualTo(before);
     }
 
     @ParameterizedTest
@@ -170,7 +171,7 @@ class DispatchValidationTest {
     @org.junit.jupiter.api.Test
     void bodiesOverTheLimitAre413ProblemsChunkedOrNot() {
         String huge = "{\"image\":\"x\",\"input\":\"" + "a".repeat(13 << 20) + "\"}";
-        String before = newest();
+        String before = Dispatches.newest();
         Response declared = given().contentType(ContentType.JSON).body(huge).post("/v1/dispatches");
         declared.then().statusCode(413).contentType(Problem.MEDIA_TYPE);
         assertThat(declared.jsonPath().getString("type")).endsWith("body-too-large");
@@ -180,7 +181,7 @@ class DispatchValidationTest {
                 .body(new java.io.ByteArrayInputStream(huge.getBytes()))
                 .post("/v1/dispatches");
         chunked.then().statusCode(413).contentType(Problem.MEDIA_TYPE);
-        assertThat(newest()).isEqualTo(before);
+        assertThat(Dispatches.newest()).isEqualTo(before);
     }
 
     @org.junit.jupiter.api.Test
@@ -221,16 +222,5 @@ class DispatchValidationTest {
                 .doesNotContain("com.fasterxml")
                 .doesNotContain("dev.sluice")
                 .doesNotContain("\tat ");
-    }
-
-    /** The newest dispatch's id: it changes exactly when something is created. */
-    private static String newest() {
-        return given().queryParam("limit", 1)
-                .get("/v1/dispatches")
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath()
-                .getString("items[0].id");
     }
 }

@@ -22,6 +22,16 @@ public record ApiSettings(Optional<List<String>> tokens, Optional<List<String>> 
     }
 
     @Override
+    public MemorySize maxDecodingBytes() {
+        return new MemorySize(BigInteger.valueOf(32 << 20));
+    }
+
+    @Override
+    public MemorySize maxDecodingBytesPerTenant() {
+        return new MemorySize(BigInteger.valueOf(16 << 20));
+    }
+
+    @Override
     public int defaultPageSize() {
         return 20;
     }

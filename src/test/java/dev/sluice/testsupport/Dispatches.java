@@ -28,6 +28,17 @@ public final class Dispatches {
         return given().contentType(ContentType.JSON).body(body).post("/v1/dispatches");
     }
 
+    /** The newest dispatch's id, or null: it changes exactly when something is created. */
+    public static String newest() {
+        return given().queryParam("limit", 1)
+                .get("/v1/dispatches")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getString("items[0].id");
+    }
+
     /** Submits and returns the new dispatch's id, failing unless it was accepted. */
     public static String submit(Object body) {
         return post(body).then().statusCode(202).extract().path("id");

@@ -1,9 +1,9 @@
 package dev.sluice.workspace;
 
 import static dev.sluice.testsupport.Dispatches.awaitTerminal;
+import static dev.sluice.testsupport.Dispatches.newest;
 import static dev.sluice.testsupport.Dispatches.post;
 import static dev.sluice.testsupport.Dispatches.submit;
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -318,15 +318,5 @@ class WorkspaceIT {
 
     private static String sha256(byte[] bytes) {
         return HexFormat.of().formatHex(Sha256.digest().digest(bytes));
-    }
-
-    private static String newest() {
-        return given().queryParam("limit", 1)
-                .get("/v1/dispatches")
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath()
-                .getString("items[0].id");
     }
 }

@@ -114,7 +114,7 @@ final class OutDirectory {
         });
         List<ArchiveUpload.Entry> entries = new ArrayList<>(4);
         entries.add(new ArchiveUpload.Entry(dir, new byte[0]));
-        if (witness.on() && key != null) {
+        if (witness.on()) {
             entries.addAll(witness.entries(name, key, user));
         }
         return ArchiveUpload.of(entries);

@@ -123,12 +123,17 @@ final class Witness {
      * by every user; the record's directory and the key the container's user's,
      * for it alone. When the user is not known in numbers (the image's is kept
      * as it is) they are open to every user: nothing but the witness runs
-     * before the key is gone.
+     * before the key is gone. A container created without a key (by an
+     * earlier release, started again after an upgrade) gets the program
+     * alone: its command names no key, and its record vouches for nothing.
      */
     List<ArchiveUpload.Entry> entries(String outDir, WitnessKey key, Optional<ContainerUser.RunAs> user) {
         TarArchiveEntry binary = new TarArchiveEntry(PROGRAM);
         binary.setMode(TarArchiveEntry.DEFAULT_FILE_MODE & ~0777 | 0555);
         binary.setSize(program.length);
+        if (key == null) {
+            return List.of(new ArchiveUpload.Entry(binary, program));
+        }
         TarArchiveEntry dir = new TarArchiveEntry(outDir + "/" + RECORD_DIR + "/");
         dir.setMode(TarArchiveEntry.DEFAULT_DIR_MODE & ~0777 | (user.isPresent() ? 0700 : 0777));
         byte[] keyBytes = key.bytes();

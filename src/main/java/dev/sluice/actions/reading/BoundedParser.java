@@ -8,6 +8,8 @@ import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.util.JsonParserDelegate;
 
+import dev.sluice.json.TextCut;
+
 /**
  * A parser that counts as it reads and stops at the first token past a
  * bound, before binding builds anything of it: tokens in the body, its
@@ -19,6 +21,9 @@ import com.fasterxml.jackson.core.util.JsonParserDelegate;
  * the tokens will become.
  */
 final class BoundedParser extends JsonParserDelegate {
+
+    /** The most characters of a key a refusal repeats: the key is the client's, and may be long. */
+    private static final int NAMED_KEY_CHARS = 64;
 
     private static final int CHARGE_EVERY = 4096;
 
@@ -187,7 +192,7 @@ final class BoundedParser extends JsonParserDelegate {
             path.append('.');
         }
         if (key != null) {
-            path.append(key);
+            path.append(TextCut.toChars(key, NAMED_KEY_CHARS, "…")); // a key is the client's: named by its start
         } else {
             path.append(index);
         }

@@ -90,6 +90,10 @@ class BodyReaderTest {
         assertThatThrownBy(() -> group("{\"image\":\"x\",\"foo\":" + "[".repeat(40) + "]".repeat(40) + "}"))
                 .isInstanceOfSatisfying(
                         BodyRefused.class, r -> assertThat(r.field()).isEqualTo("dispatches.0.foo"));
+        // A key is the client's: a refusal repeats no more than its start.
+        String key = "k".repeat(40_000);
+        assertRefused("{\"image\":\"x\",\"" + key + "\":" + "[".repeat(40) + "]".repeat(40) + "}", "k".repeat(63) + "…")
+                .isEqualTo("is nested more than 32 levels deep");
     }
 
     @Test

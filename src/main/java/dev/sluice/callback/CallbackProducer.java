@@ -1,6 +1,5 @@
 package dev.sluice.callback;
 
-import java.net.InetAddress;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
@@ -109,7 +108,7 @@ class CallbackProducer {
         ScheduledExecutorService deadlines =
                 Executors.newSingleThreadScheduledExecutor(Threads.named("callback-deadline-"));
         return new CallbackClient(
-                new GuardedDnsResolver(addresses, InetAddress::getAllByName),
+                new GuardedDnsResolver(addresses, GuardedDnsResolver.Lookup.system()),
                 config.connectTimeout(),
                 config.attemptTimeout(),
                 config.maxConcurrent(),

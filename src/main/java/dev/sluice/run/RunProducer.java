@@ -1,6 +1,5 @@
 package dev.sluice.run;
 
-import java.net.InetAddress;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -30,6 +29,7 @@ import dev.sluice.container.ImagePuller;
 import dev.sluice.container.RegistryCredential;
 import dev.sluice.container.RegistryCredentials;
 import dev.sluice.logs.LogHolding;
+import dev.sluice.outbound.GuardedDnsResolver;
 import dev.sluice.output.OutputLimits;
 import dev.sluice.record.DispatchAccepted;
 import dev.sluice.record.DispatchConfig;
@@ -59,7 +59,7 @@ class RunProducer {
     @Produces
     @Singleton
     ImagePolicy imagePolicy(ImagesConfig config) {
-        return new ImagePolicy(config.allowed(), InetAddress::getAllByName);
+        return new ImagePolicy(config.allowed(), GuardedDnsResolver.Lookup.system());
     }
 
     /** The pulls' own threads: as many as may pull at once (ADR 0059). */

@@ -2,7 +2,6 @@ package dev.sluice.workspace;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -37,7 +36,7 @@ class WorkspaceProducer {
         // thereby allowed to hand agents files.
         AddressPolicy addresses = new AddressPolicy(config.allowedHosts().orElse(List.of()));
         ArchiveFetch fetch = new ArchiveFetch(
-                new GuardedDnsResolver(addresses, InetAddress::getAllByName),
+                new GuardedDnsResolver(addresses, GuardedDnsResolver.Lookup.system()),
                 tls(config),
                 config.connectTimeout(),
                 config.fetchTimeout(),

@@ -154,13 +154,13 @@ final class ArtifactDisk {
 
     /** The tenant whose kept artifacts that may go take the most bytes; empty when none may go. */
     private Optional<String> heaviest(String collecting, Set<String> going) {
-        Map<String, Long> byTenant = new HashMap<>();
+        Set<String> tenants = new HashSet<>();
         kept.forEach((id, k) -> {
             if (!id.equals(collecting) && !going.contains(id)) {
-                byTenant.merge(Keys.tenantOf(id), 0L, Long::sum);
+                tenants.add(Keys.tenantOf(id));
             }
         });
-        return byTenant.keySet().stream()
+        return tenants.stream()
                 .max(Comparator.comparingLong((String t) -> used(t, going)).thenComparing(t -> t));
     }
 }

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +33,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.testsupport.Digests;
+import dev.sluice.testsupport.Dispatches;
 import dev.sluice.testsupport.TestDocker;
 import dev.sluice.testsupport.WorkerProcess;
 
@@ -215,17 +215,7 @@ class HostileBodiesIT {
         request.put("image", TestDocker.AGENT_IMAGE);
         request.put("command", List.of("sh", "-c", "cat > /dev/null; sha256sum /work/blob.bin"));
         request.put("input", "x".repeat(INPUT));
-        request.put(
-                "workspace",
-                Map.of(
-                        "files",
-                        List.of(Map.of(
-                                "path",
-                                "blob.bin",
-                                "content",
-                                Base64.getEncoder().encodeToString(blob),
-                                "encoding",
-                                "base64"))));
+        request.put("workspace", Dispatches.oneFileWorkspace("blob.bin", blob));
         byte[] body = JSON.writeValueAsBytes(request);
         assertThat(body.length).isBetween(11 << 20, 12 << 20);
 

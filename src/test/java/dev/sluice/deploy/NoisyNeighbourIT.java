@@ -34,6 +34,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.testsupport.Digests;
+import dev.sluice.testsupport.Dispatches;
 import dev.sluice.testsupport.ExpectedStream;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.TestDocker;
@@ -371,17 +372,7 @@ class NoisyNeighbourIT {
         HttpResponse<String> refusal = null;
         for (int i = 0; i < 8 && refusal == null; i++) {
             Map<String, Object> request = new HashMap<>(script("cat data.txt"));
-            request.put(
-                    "workspace",
-                    Map.of(
-                            "files",
-                            List.of(Map.of(
-                                    "path",
-                                    "data.txt",
-                                    "content",
-                                    Base64.getEncoder().encodeToString(file),
-                                    "encoding",
-                                    "base64"))));
+            request.put("workspace", Dispatches.oneFileWorkspace("data.txt", file));
             HttpResponse<String> r = send(NOISY, "POST", "/v1/dispatches", JSON.writeValueAsString(request));
             if (r.statusCode() == 202) {
                 kept++;

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +23,14 @@ public final class Dispatches {
     /** A request running a shell script in the test agent image. */
     public static Map<String, Object> script(String script) {
         return Map.of("image", TestDocker.AGENT_IMAGE, "command", List.of("sh", "-c", script));
+    }
+
+    /** A request's {@code workspace} of one inline file at {@code path} holding {@code content}, sent as base64. */
+    public static Map<String, Object> oneFileWorkspace(String path, byte[] content) {
+        return Map.of(
+                "files",
+                List.of(Map.of(
+                        "path", path, "content", Base64.getEncoder().encodeToString(content), "encoding", "base64")));
     }
 
     public static Response post(Object body) {

@@ -1,7 +1,6 @@
 package dev.sluice.actions.reading;
 
-import java.util.HashMap;
-import java.util.Map;
+import dev.sluice.concurrent.SharedPool;
 
 /**
  * The bytes of request bodies being read at once, bounded for the worker
@@ -49,14 +48,10 @@ public final class DecodingBudget {
         public void close() {}
     };
 
-    private final long total;
-    private final long perTenant;
-    private long used;
-    private final Map<String, Long> byTenant = new HashMap<>();
+    private final SharedPool pool;
 
     public DecodingBudget(long total, long perTenant) {
-        this.total = total;
-        this.perTenant = perTenant;
+        this.pool = new SharedPool(total, perTenant);
     }
 
     /** A grant of {@code bytes} to a body of {@code tenant}'s, or the refusal when either bound has no room. */
@@ -67,31 +62,25 @@ public final class DecodingBudget {
     }
 
     /** Bytes charged now, to the worker and to {@code tenant}. */
-    synchronized long used() {
-        return used;
+    long used() {
+        return pool.inUse();
     }
 
-    synchronized long used(String tenant) {
-        return byTenant.getOrDefault(tenant, 0L);
+    long used(String tenant) {
+        return pool.held(tenant);
     }
 
-    private synchronized void charge(String tenant, long bytes) {
-        long tenants = byTenant.getOrDefault(tenant, 0L);
-        if (tenants + bytes > perTenant) {
-            throw BodyRefused.busy("this tenant's request bodies being read take all of "
-                    + "sluice.api.max-decoding-bytes-per-tenant; nothing was created; retry after Retry-After");
-        }
-        if (used + bytes > total) {
-            throw BodyRefused.busy("the worker is reading as many request bytes as sluice.api.max-decoding-bytes "
-                    + "allows; nothing was created; retry after Retry-After");
-        }
-        used += bytes;
-        byTenant.put(tenant, tenants + bytes);
-    }
-
-    private synchronized void give(String tenant, long bytes) {
-        used -= bytes;
-        byTenant.computeIfPresent(tenant, (t, n) -> n - bytes <= 0 ? null : n - bytes);
+    private void charge(String tenant, long bytes) {
+        pool.takeOrThrow(
+                tenant,
+                bytes,
+                taken -> taken == SharedPool.Taken.SHARE_FULL
+                        ? BodyRefused.busy("this tenant's request bodies being read take all of "
+                                + "sluice.api.max-decoding-bytes-per-tenant; nothing was created; retry after "
+                                + "Retry-After")
+                        : BodyRefused.busy("the worker is reading as many request bytes as "
+                                + "sluice.api.max-decoding-bytes allows; nothing was created; retry after "
+                                + "Retry-After"));
     }
 
     private final class Charged implements Grant {
@@ -119,7 +108,7 @@ public final class DecodingBudget {
         public void settle(long bytes) {
             synchronized (DecodingBudget.this) {
                 if (!closed && bytes < held) {
-                    give(tenant, held - bytes);
+                    pool.give(tenant, held - bytes);
                     held = bytes;
                 }
             }
@@ -131,7 +120,7 @@ public final class DecodingBudget {
             synchronized (DecodingBudget.this) {
                 if (!closed) {
                     closed = true;
-                    give(tenant, held);
+                    pool.give(tenant, held);
                 }
             }
         }

@@ -14,7 +14,6 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 
-import dev.sluice.artifact.ArtifactCollection;
 import dev.sluice.concurrent.Threads;
 import dev.sluice.container.ContainerConfig;
 import dev.sluice.container.ContainerLogs;
@@ -28,13 +27,11 @@ import dev.sluice.container.ImagePatterns;
 import dev.sluice.container.ImagePuller;
 import dev.sluice.container.RegistryCredential;
 import dev.sluice.container.RegistryCredentials;
-import dev.sluice.logs.LogHolding;
 import dev.sluice.outbound.GuardedDnsResolver;
 import dev.sluice.output.OutputLimits;
 import dev.sluice.record.DispatchAccepted;
 import dev.sluice.record.DispatchConfig;
 import dev.sluice.record.DispatchFinished;
-import dev.sluice.record.DispatchPulling;
 import dev.sluice.record.DispatchQueries;
 import dev.sluice.record.DispatchQueue;
 import dev.sluice.record.DispatchStore;
@@ -51,7 +48,6 @@ import dev.sluice.trace.Tracing;
 import dev.sluice.worker.Drain;
 import dev.sluice.worker.Worker;
 import dev.sluice.worker.WorkerConfig;
-import dev.sluice.workspace.Workspaces;
 import io.smallrye.common.annotation.Identifier;
 
 class RunProducer {
@@ -167,49 +163,23 @@ class RunProducer {
         return new Finisher(transitions, outbox, finished::fire, budget, new Summaries(summarizer, vault), tracing);
     }
 
+    /** The report file is read up to {@code sluice.report.max-size}. */
     @Produces
     @Singleton
-    DispatchRunner runner(
-            ContainerRuntime runtime,
-            ImageResolver images,
-            Event<DispatchPulling> pulling,
-            ContainerLogs logs,
-            DispatchTransitions transitions,
-            DispatchStore records,
-            Finisher finisher,
-            SecretVault vault,
-            ContainerConfig containerConfig,
-            DispatchConfig config,
-            ReportConfig reportConfig,
-            OutputTap tap,
-            ArtifactCollection artifacts,
-            OutputLimits outputLimits,
-            LogHolding holding,
-            Clock clock,
-            Worker worker,
-            StoreIdentity store,
-            Workspaces workspaces,
-            Tracing tracing) {
-        return new DispatchRunner(
-                runtime,
-                images,
-                pulling::fire,
-                new AgentReports(runtime, (int) reportConfig.maxSize().asLongValue()),
-                artifacts,
-                logs,
-                new JsonDocuments(logs, outputLimits.maxJsonDocument()),
-                transitions,
-                records,
-                finisher,
-                vault,
-                holding,
-                new FinishingBudget(config.finishMemory().asLongValue()),
-                tap,
-                clock,
-                worker.id(),
-                store.id(),
-                workspaces,
-                tracing);
+    AgentReports agentReports(ContainerRuntime runtime, ReportConfig config) {
+        return new AgentReports(runtime, (int) config.maxSize().asLongValue());
+    }
+
+    @Produces
+    @Singleton
+    JsonDocuments jsonDocuments(ContainerLogs logs, OutputLimits limits) {
+        return new JsonDocuments(logs, limits.maxJsonDocument());
+    }
+
+    @Produces
+    @Singleton
+    FinishingBudget finishingBudget(DispatchConfig config) {
+        return new FinishingBudget(config.finishMemory().asLongValue());
     }
 
     /** The store's queue as this worker claims from it (ADR 0063). */

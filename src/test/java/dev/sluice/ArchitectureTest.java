@@ -4,9 +4,17 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -14,11 +22,14 @@ import org.junit.jupiter.api.Test;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.domain.Source;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 
+import dev.sluice.mcp.PlantedDoorImport;
 import dev.sluice.record.PlantedUpwardImport;
 
 /**
@@ -47,19 +58,47 @@ class ArchitectureTest {
 
     static final String[] DOORS = {"dev.sluice.api..", "dev.sluice.mcp.."};
 
+    /**
+     * What the doors may use besides their own package and {@code actions}:
+     * the bottom layer, infrastructure that holds no part of the service
+     * ({@code concurrent}, {@code hashing}, {@code json}, {@code outbound},
+     * {@code trace}).
+     */
+    static final List<String> DOOR_INFRASTRUCTURE = LAYERS.get(LAYERS.size() - 1);
+
+    /**
+     * The packages whose types the doors still read as they are, besides
+     * actions: records and streams they serialize (a dispatch, its events and
+     * log ranges, a delivery's state, a group's documents, an artifact's media
+     * type, a workspace request). Never the run, the worker, the store, the
+     * engine or the jobs: what those do reaches the doors through actions.
+     */
+    static final List<String> DOOR_READ_MODELS =
+            List.of("record", "events", "logs", "callback", "group", "artifact", "workspace");
+
+    /** The packages that may hold SQL on the dispatches table: the record, and the storage mechanics below it. */
+    static final List<String> DISPATCHES_OWNERS = List.of("record", "store");
+
+    /** A statement naming the dispatches table, as the code writes SQL (keywords in capitals). */
+    static final Pattern DISPATCHES_SQL = Pattern.compile("\\b(FROM|INTO|UPDATE|JOIN|TABLE)\\s+dispatches\\b");
+
+    /** What looks up a name or classifies an address: outbound's alone (the SSRF rules, ADR 0056). */
+    static final Set<String> ADDRESS_METHODS =
+            Set.of("getByName", "getAllByName", "getByAddress", "getLocalHost", "getCanonicalHostName", "getHostName");
+
     static final String[] HTTP_SERVER_TYPES = {
         "jakarta.ws.rs..", "org.jboss.resteasy..", "io.vertx..", "io.quarkus.vertx..", "io.quarkiverse.mcp.."
     };
 
     /** The main classes and one test class that breaks every rule, imported once. */
     private static final JavaClasses PLANTED = new ClassFileImporter()
-            .withImportOption(location -> ImportOption.Predefined.DO_NOT_INCLUDE_TESTS.includes(location)
-                    || location.contains(PlantedUpwardImport.class.getSimpleName()))
+            .withImportOption(location ->
+                    ImportOption.Predefined.DO_NOT_INCLUDE_TESTS.includes(location) || location.contains("/Planted"))
             .importPackages("dev.sluice");
 
     /** The main classes alone. */
     private static final JavaClasses MAIN =
-            PLANTED.that(DescribedPredicate.not(JavaClass.Predicates.equivalentTo(PlantedUpwardImport.class)));
+            PLANTED.that(DescribedPredicate.not(JavaClass.Predicates.simpleNameStartingWith("Planted")));
 
     @Test
     void everyPackageIsInALayer() {
@@ -97,10 +136,36 @@ class ArchitectureTest {
         }
     }
 
+    @Test
+    void onlyTheRecordAndTheStoreHoldSqlOnTheDispatchesTable() {
+        assertThat(sqlOnDispatchesOutsideItsOwners(MAIN)).isEmpty();
+        assertThat(MAIN.stream()
+                        .filter(c -> c.getPackageName().equals("dev.sluice.record"))
+                        .anyMatch(c -> !sql(c).isEmpty()))
+                .as("the scan finds the record's statements")
+                .isTrue();
+    }
+
+    @Test
+    void onlyOutboundLooksUpNamesOrClassifiesAddresses() {
+        addressesInOutbound().check(MAIN);
+    }
+
+    @Test
+    void theDoorsUseActionsAndInfrastructureAlone() {
+        doorsUseActionsAlone().check(MAIN);
+    }
+
     /** The rules would be worth nothing if they passed whatever the code did. */
     @Test
     void aPlantedUpwardImportBreaksEveryRule() {
         assertThat(PLANTED.contain(PlantedUpwardImport.class)).isTrue();
+        assertThat(PLANTED.contain(PlantedDoorImport.class)).isTrue();
+        assertThat(sqlOnDispatchesOutsideItsOwners(PLANTED))
+                .as("statements on dispatches outside record and store")
+                .containsExactly(PlantedDoorImport.class.getName());
+        assertViolated(Stream.of(addressesInOutbound().evaluate(PLANTED)));
+        assertViolated(Stream.of(doorsUseActionsAlone().evaluate(PLANTED)), PlantedDoorImport.class);
         assertViolated(layerRules().stream().map(rule -> rule.evaluate(PLANTED)));
         assertViolated(Stream.of(noCycles().evaluate(PLANTED)));
         assertViolated(Stream.of(noHttpBelowTheDoors().evaluate(PLANTED)));
@@ -110,10 +175,109 @@ class ArchitectureTest {
     }
 
     private static void assertViolated(Stream<EvaluationResult> results) {
+        assertViolated(results, PlantedUpwardImport.class);
+    }
+
+    private static void assertViolated(Stream<EvaluationResult> results, Class<?> planted) {
         List<String> violations = results.flatMap(r -> r.getFailureReport().getDetails().stream())
-                .filter(detail -> detail.contains(PlantedUpwardImport.class.getSimpleName()))
+                .filter(detail -> detail.contains(planted.getSimpleName()))
                 .toList();
         assertThat(violations).as("violations naming the planted class").isNotEmpty();
+    }
+
+    /**
+     * The classes outside record and store whose constants hold a statement
+     * on the dispatches table. ArchUnit sees no strings, so this reads the
+     * class files' constant pools, where javac puts every literal, folded
+     * constants and the literal parts of a concatenation included.
+     */
+    static List<String> sqlOnDispatchesOutsideItsOwners(JavaClasses classes) {
+        return classes.stream()
+                .filter(c -> DISPATCHES_OWNERS.stream()
+                        .noneMatch(p -> c.getPackageName().equals("dev.sluice." + p)
+                                || c.getPackageName().startsWith("dev.sluice." + p + ".")))
+                .filter(c -> !sql(c).isEmpty())
+                .map(JavaClass::getName)
+                .sorted()
+                .toList();
+    }
+
+    /** The constants of a class that name the dispatches table in a statement. */
+    static List<String> sql(JavaClass c) {
+        Source source = c.getSource().orElseThrow(() -> new AssertionError("no class file for " + c.getName()));
+        try (InputStream in = source.getUri().toURL().openStream()) {
+            return constants(in.readAllBytes()).stream()
+                    .filter(text -> DISPATCHES_SQL.matcher(text).find())
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The text constants (CONSTANT_Utf8) of a class file (JVMS 4.4). */
+    static List<String> constants(byte[] classFile) throws IOException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(classFile));
+        if (in.readInt() != 0xCAFEBABE) {
+            throw new IOException("not a class file");
+        }
+        in.readUnsignedShort(); // minor
+        in.readUnsignedShort(); // major
+        int count = in.readUnsignedShort();
+        List<String> texts = new ArrayList<>();
+        for (int i = 1; i < count; i++) {
+            int tag = in.readUnsignedByte();
+            switch (tag) {
+                case 1 -> texts.add(in.readUTF());
+                case 3, 4, 9, 10, 11, 12, 17, 18 -> in.skipNBytes(4);
+                case 5, 6 -> {
+                    in.skipNBytes(8);
+                    i++; // a long or a double takes two entries
+                }
+                case 7, 8, 16, 19, 20 -> in.skipNBytes(2);
+                case 15 -> in.skipNBytes(3);
+                default -> throw new IOException("unknown constant pool tag " + tag);
+            }
+        }
+        return texts;
+    }
+
+    static ArchRule addressesInOutbound() {
+        return noClasses()
+                .that()
+                .resideOutsideOfPackage("dev.sluice.outbound..")
+                .should()
+                .callMethodWhere(new DescribedPredicate<JavaMethodCall>("look up a name or classify an address") {
+                    @Override
+                    public boolean test(JavaMethodCall call) {
+                        String name = call.getTarget().getName();
+                        return call.getTargetOwner().isAssignableTo(InetAddress.class)
+                                && (ADDRESS_METHODS.contains(name) || name.matches("is[A-Z].*Address"));
+                    }
+                })
+                .because("names are resolved and addresses judged in outbound alone, where the SSRF rules are");
+    }
+
+    static ArchRule doorsUseActionsAlone() {
+        List<String> allowed = new ArrayList<>(List.of("api", "mcp", "actions"));
+        allowed.addAll(DOOR_INFRASTRUCTURE);
+        allowed.addAll(DOOR_READ_MODELS);
+        return noClasses()
+                .that()
+                .resideInAnyPackage(DOORS)
+                .should()
+                .dependOnClassesThat(new DescribedPredicate<JavaClass>("are in a package the doors may not use") {
+                    @Override
+                    public boolean test(JavaClass target) {
+                        String name = target.getPackageName();
+                        if (!name.startsWith("dev.sluice.")) {
+                            return false;
+                        }
+                        String top = name.substring("dev.sluice.".length()).replaceFirst("\\..*", "");
+                        return !allowed.contains(top);
+                    }
+                })
+                .because("the doors reach the service through actions alone, and use only infrastructure besides: "
+                        + allowed);
     }
 
     static List<ArchRule> layerRules() {

@@ -104,11 +104,22 @@ public class DispatchActions {
         return bodies.read(body, DispatchRequest.class, BodyReader.Shape.DISPATCH);
     }
 
+    /** A dispatch accepted: its record, and whether this request created it (false: an earlier one did). */
+    public record Accepted(Dispatch dispatch, boolean created) {}
+
+    /** A dispatch asked to stop: its record, and whether a container is still being stopped. */
+    public record Cancelled(Dispatch dispatch, boolean stopping) {}
+
     /**
      * Validates and accepts a request in the caller's tenant, or replays the dispatch an
      * earlier one with the same id made there.
      */
-    public DispatchIntake.Accepted create(Caller caller, DispatchRequest request) {
+    public Accepted create(Caller caller, DispatchRequest request) {
+        DispatchIntake.Accepted accepted = accept(caller, request);
+        return new Accepted(accepted.dispatch(), accepted.created());
+    }
+
+    private DispatchIntake.Accepted accept(Caller caller, DispatchRequest request) {
         DispatchSpec spec = validator.validate(caller.tenant(), request);
         if (request.workspace() == null) {
             return intake.accept(caller.tenant(), request.id(), spec, fingerprint.of(request));
@@ -215,8 +226,9 @@ public class DispatchActions {
         }
     }
 
-    public Cancellation.Cancelled cancel(Caller caller, String id) {
-        return cancellation.cancel(caller.dispatchKey(id));
+    public Cancelled cancel(Caller caller, String id) {
+        Cancellation.Cancelled cancelled = cancellation.cancel(caller.dispatchKey(id));
+        return new Cancelled(cancelled.dispatch(), cancelled.stopping());
     }
 
     /**

@@ -128,7 +128,7 @@ public class OwnerReads {
      * replica answers it (the status, the headers an artifact's answer has,
      * the body to be streamed and closed).
      */
-    public Optional<PeerReads.Answer.Served> artifact(Caller caller, String id, String encodedName, Relay relay) {
+    public Optional<OwnerAnswer> artifact(Caller caller, String id, String encodedName, Relay relay) {
         Dispatch d = queries.get(caller.dispatchKey(id));
         Optional<Peers.Peer> owner = d.status().terminal() ? owner(d, relay) : Optional.empty();
         if (owner.isEmpty() || !(owner.get() instanceof Peers.Peer.Live)) {
@@ -136,7 +136,9 @@ public class OwnerReads {
         }
         String path = dispatchPath(d) + "/artifacts/" + encodedName;
         return Optional.ofNullable(served(
-                d, relayed.read(caller.tenant(), () -> reads.get(d.workerId(), tenant(d), path, relay.headers()))));
+                        d,
+                        relayed.read(caller.tenant(), () -> reads.get(d.workerId(), tenant(d), path, relay.headers()))))
+                .map(OwnerAnswer::new);
     }
 
     /**
@@ -144,7 +146,7 @@ public class OwnerReads {
      * runs, from that replica; each read of it may wait the lease (a quiet
      * dispatch), after which the door asks again.
      */
-    public Optional<PeerReads.Answer.Served> events(Caller caller, String id, Relay relay) {
+    public Optional<OwnerAnswer> events(Caller caller, String id, Relay relay) {
         Dispatch d = queries.get(caller.dispatchKey(id));
         Optional<Peers.Peer> owner = d.status().terminal() ? Optional.empty() : owner(d, relay);
         if (owner.isEmpty() || !(owner.get() instanceof Peers.Peer.Live)) {
@@ -160,7 +162,12 @@ public class OwnerReads {
         if (served != null && served.status() != 200) {
             throw relayed(d, served);
         }
-        return Optional.ofNullable(served);
+        return Optional.ofNullable(served).map(OwnerAnswer::new);
+    }
+
+    /** How long one read of a relayed event stream may wait for the owner: the lease. */
+    public Duration streamIdle() {
+        return streamIdle;
     }
 
     /** The owner's answer; null when it was not asked after all (its lease lapsed meanwhile). */

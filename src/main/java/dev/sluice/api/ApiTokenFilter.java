@@ -8,13 +8,12 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
-import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import dev.sluice.actions.ApiTokens;
 import dev.sluice.actions.Caller;
 import dev.sluice.actions.Problem;
-import dev.sluice.worker.RelaySignatures;
+import dev.sluice.actions.RelayedCallers;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 
@@ -30,8 +29,6 @@ import io.vertx.ext.web.RoutingContext;
  */
 public class ApiTokenFilter {
 
-    private static final Logger LOG = Logger.getLogger(ApiTokenFilter.class);
-
     /** What a relay whose signature does not verify is told; why goes to this worker's log alone. */
     static final Problem RELAY_REFUSED = new Problem(
             Problem.type("unauthorized"),
@@ -42,18 +39,18 @@ public class ApiTokenFilter {
             null);
 
     private final ApiTokens tokens;
-    private final RelaySignatures signatures;
+    private final RelayedCallers relayed;
 
     @Inject
-    ApiTokenFilter(ApiTokens tokens, RelaySignatures signatures) {
+    ApiTokenFilter(ApiTokens tokens, RelayedCallers relayed) {
         this.tokens = tokens;
-        this.signatures = signatures;
+        this.relayed = relayed;
     }
 
     @ServerRequestFilter(preMatching = true)
     public Response authenticate(ContainerRequestContext request, RoutingContext context) {
-        String relay = request.getHeaderString(RelaySignatures.HEADER);
-        if (relay != null || request.getHeaderString(RelaySignatures.UNSIGNED) != null) {
+        String relay = request.getHeaderString(RelayedCallers.HEADER);
+        if (relay != null || request.getHeaderString(RelayedCallers.UNSIGNED) != null) {
             return relayed(relay, context);
         }
         Optional<Caller> caller = tokens.caller(request.getHeaderString(HttpHeaders.AUTHORIZATION));
@@ -67,14 +64,12 @@ public class ApiTokenFilter {
     /** A read another replica relayed, for the tenant its signature names, or nobody's. */
     private Response relayed(String signature, RoutingContext context) {
         HttpServerRequest http = context.request();
-        RelaySignatures.Verdict verdict =
-                signatures.verify(signature, http.method().name(), http.uri());
-        if (verdict instanceof RelaySignatures.Verdict.Accepted accepted) {
-            context.put(Caller.CONTEXT_KEY, new Caller(accepted.tenant(), false));
+        Optional<Caller> caller = relayed.caller(signature, http.method().name(), http.uri());
+        if (caller.isPresent()) {
+            context.put(Caller.CONTEXT_KEY, caller.get());
             context.put(Relays.RELAYED, Boolean.TRUE);
             return null;
         }
-        LOG.debugf("a relayed read was refused: %s", ((RelaySignatures.Verdict.Refused) verdict).why());
-        return ProblemMappers.respond(RELAY_REFUSED, Map.of(HttpHeaders.WWW_AUTHENTICATE, RelaySignatures.HEADER));
+        return ProblemMappers.respond(RELAY_REFUSED, Map.of(HttpHeaders.WWW_AUTHENTICATE, RelayedCallers.HEADER));
     }
 }

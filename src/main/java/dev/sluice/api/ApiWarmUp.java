@@ -33,7 +33,6 @@ import dev.sluice.record.DispatchLinks;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.RequestRefused;
 import dev.sluice.record.StoredResult;
-import dev.sluice.store.StoredBody;
 
 /**
  * The REST edge's own work, taken once after start with requests that never
@@ -129,7 +128,7 @@ class ApiWarmUp {
                 now,
                 null,
                 "https://192.0.2.1/warm-up",
-                new StoredResult(StoredBody.of(RESULT)),
+                StoredResult.of(RESULT),
                 null,
                 "warm-up",
                 null,
@@ -155,6 +154,6 @@ class ApiWarmUp {
             json.writeValueAsBytes(problems.problem(e).getEntity());
         }
         RequestRefused notFound = new RequestRefused(RequestRefused.Reason.NOT_FOUND, "no dispatch warm-up");
-        json.writeValueAsBytes(problems.refused(notFound).getEntity());
+        json.writeValueAsBytes(problems.unexpected(notFound).getEntity());
     }
 }

@@ -26,6 +26,7 @@ import dev.sluice.actions.DispatchArtifacts;
 import dev.sluice.actions.DispatchListView;
 import dev.sluice.actions.DispatchRequest;
 import dev.sluice.actions.DispatchView;
+import dev.sluice.actions.OwnerAnswer;
 import dev.sluice.actions.OwnerReads;
 import dev.sluice.actions.ProblemException;
 import dev.sluice.actions.Relay;
@@ -37,9 +38,6 @@ import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchConfig;
 import dev.sluice.record.DispatchLinks;
 import dev.sluice.record.RequestRefused;
-import dev.sluice.run.Cancellation;
-import dev.sluice.run.DispatchIntake;
-import dev.sluice.worker.PeerReads;
 import io.opentelemetry.context.Scope;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -86,7 +84,7 @@ public class DispatchResource implements DispatchApi {
             throw new ProblemException(
                     400, "body-required", "A request body is required", "POST a JSON object with at least an image");
         }
-        DispatchIntake.Accepted accepted;
+        DispatchActions.Accepted accepted;
         try (Scope trace = traces.enter()) {
             accepted = actions.create(callers.current(), request);
         }
@@ -114,7 +112,7 @@ public class DispatchResource implements DispatchApi {
 
     @Override
     public Response cancel(String id) {
-        Cancellation.Cancelled cancelled = actions.cancel(callers.current(), id);
+        DispatchActions.Cancelled cancelled = actions.cancel(callers.current(), id);
         return Response.status(cancelled.stopping() ? Response.Status.ACCEPTED : Response.Status.OK)
                 .entity(actions.view(cancelled.dispatch()))
                 .build();
@@ -153,7 +151,7 @@ public class DispatchResource implements DispatchApi {
     public void events(String id, String lastEventId, SseEventSink sink, Sse sse) {
         Caller caller = callers.current();
         Relay relay = relays.current();
-        Optional<PeerReads.Answer.Served> owner = owners.events(caller, id, relay);
+        Optional<OwnerAnswer> owner = owners.events(caller, id, relay);
         if (owner.isPresent()) {
             if (!relayed.relay(
                     owner.get(),
@@ -179,8 +177,7 @@ public class DispatchResource implements DispatchApi {
      */
     @Override
     public Response artifact(String id, String name, String range) {
-        Optional<PeerReads.Answer.Served> owner =
-                owners.artifact(callers.current(), id, encoded(name), relays.current());
+        Optional<OwnerAnswer> owner = owners.artifact(callers.current(), id, encoded(name), relays.current());
         if (owner.isPresent()) {
             return relayedArtifact(owner.get());
         }
@@ -215,7 +212,7 @@ public class DispatchResource implements DispatchApi {
     }
 
     /** The owner's answer as it gave it (ADR 0065), its body written as it comes, each write under a deadline. */
-    private Response relayedArtifact(PeerReads.Answer.Served served) {
+    private Response relayedArtifact(OwnerAnswer served) {
         long length = Long.parseLong(served.headers().getOrDefault("content-length", "-1"));
         LogRange body = new LogRange(0, Math.max(0, length), true, out -> {
                     try (InputStream in = served.body()) {
@@ -240,7 +237,7 @@ public class DispatchResource implements DispatchApi {
         return path.toString();
     }
 
-    private static void close(PeerReads.Answer.Served served) {
+    private static void close(OwnerAnswer served) {
         try {
             served.close();
         } catch (IOException e) {

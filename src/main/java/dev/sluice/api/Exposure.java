@@ -1,13 +1,10 @@
 package dev.sluice.api;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 import dev.sluice.actions.ApiConfig;
+import dev.sluice.outbound.Hosts;
 
 /**
  * Who can reach the API, decided once at start from where the HTTP server
@@ -36,9 +33,6 @@ public enum Exposure {
             + " only (QUARKUS_HTTP_HOST=127.0.0.1), or set SLUICE_API_ANONYMOUS=true to open the API to"
             + " anyone on purpose";
 
-    private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
-    private static final Pattern IPV6 = Pattern.compile("[0-9a-f:.]*:[0-9a-f:.]*");
-
     /** The exposure of a worker whose HTTP server listens on {@code host} with these settings. */
     public static Exposure of(String host, ApiConfig config) {
         if (named(config.tokens()) || named(config.operatorTokens())) {
@@ -50,29 +44,9 @@ public enum Exposure {
         return config.anonymous() ? ANONYMOUS : REFUSED;
     }
 
-    /**
-     * Whether {@code host} is a loopback address: {@code localhost} or an IP
-     * literal in 127.0.0.0/8 or {@code ::1}. Any other name counts as beyond
-     * loopback; it is never looked up, since what it resolves to can change
-     * after the check.
-     */
+    /** Whether {@code host} is a loopback address by its spelling alone, never looked up ({@link Hosts#loopback}). */
     static boolean loopback(String host) {
-        String h = host.strip().toLowerCase(Locale.ROOT);
-        if (h.startsWith("[") && h.endsWith("]")) {
-            h = h.substring(1, h.length() - 1);
-        }
-        if (h.equals("localhost")) {
-            return true;
-        }
-        if (!IPV4.matcher(h).matches() && !IPV6.matcher(h).matches()) {
-            return false;
-        }
-        try {
-            // Only literals reach here, so this parses and never resolves.
-            return InetAddress.getByName(h).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            return false;
-        }
+        return Hosts.loopback(host);
     }
 
     /** Whether a token list names at least one token; blank entries name none. */

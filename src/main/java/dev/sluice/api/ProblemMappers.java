@@ -15,10 +15,6 @@ import dev.sluice.actions.Problem;
 import dev.sluice.actions.ProblemException;
 import dev.sluice.actions.Refusals;
 import dev.sluice.actions.reading.BodyRefused;
-import dev.sluice.callback.CallbackRefused;
-import dev.sluice.logs.LogRotated;
-import dev.sluice.record.RequestRefused;
-import dev.sluice.store.StoreException;
 
 /**
  * Refusals at the REST edge, sent as RFC 9457 problem+json; which problem
@@ -34,30 +30,10 @@ public class ProblemMappers {
         return respond(refusals.of(e));
     }
 
-    @ServerExceptionMapper
-    public Response refused(RequestRefused e) {
-        return respond(refusals.refused(e));
-    }
-
-    @ServerExceptionMapper
-    public Response logRotated(LogRotated e) {
-        return respond(refusals.of(e));
-    }
-
-    @ServerExceptionMapper
-    public Response callbackRefused(CallbackRefused e) {
-        return respond(refusals.of(e));
-    }
-
     /** A body refused while it was read (ADR 0076): 413, 422 naming the field, or 429. */
     @ServerExceptionMapper
     public Response body(BodyRefused e) {
         return respond(refusals.body(e));
-    }
-
-    @ServerExceptionMapper
-    public Response store(StoreException e) {
-        return respond(refusals.of(e));
     }
 
     /** Unknown fields and wrong types; more specific than Quarkus's own mapper for them, so this one answers. */
@@ -87,10 +63,15 @@ public class ProblemMappers {
         return respond(new Problem(Problem.type("http-" + status), title, status, title, null, null), Map.of());
     }
 
-    /** Anything else is our fault: logged with an id the client can quote, and answered without detail. */
+    /**
+     * The refusals of the layers below (an unknown dispatch, a rotated log, a
+     * result not to deliver again, the store unavailable), as {@link Refusals}
+     * answers them; anything else is our fault: logged with an id the client
+     * can quote, and answered without detail.
+     */
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
-        return respond(refusals.unexpected(e));
+        return respond(refusals.of(e));
     }
 
     private static Response respond(Refusals.Refusal refusal) {

@@ -19,11 +19,11 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import dev.sluice.actions.OwnerAnswer;
+import dev.sluice.actions.OwnerReads;
 import dev.sluice.concurrent.Threads;
 import dev.sluice.events.EventMessage;
 import dev.sluice.events.EventsConfig;
-import dev.sluice.worker.PeerReads;
-import dev.sluice.worker.WorkerConfig;
 
 /**
  * A dispatch's event stream relayed from the replica running it (ADR 0065),
@@ -46,7 +46,7 @@ class RelayedEvents {
     private final Duration sendTimeout;
 
     @Inject
-    RelayedEvents(EventsConfig events, WorkerConfig worker) {
+    RelayedEvents(EventsConfig events, OwnerReads owners) {
         this.threads = new ThreadPoolExecutor(
                 0,
                 events.maxSubscribers(),
@@ -54,7 +54,7 @@ class RelayedEvents {
                 TimeUnit.SECONDS,
                 new SynchronousQueue<>(),
                 Threads.named("relayed-events-"));
-        this.sendTimeout = worker.lease();
+        this.sendTimeout = owners.streamIdle();
     }
 
     /**
@@ -63,10 +63,7 @@ class RelayedEvents {
      * when it is no longer to be relayed. False when no thread is free.
      */
     boolean relay(
-            PeerReads.Answer.Served first,
-            SseEvents sink,
-            Function<String, Optional<PeerReads.Answer.Served>> again,
-            String lastEventId) {
+            OwnerAnswer first, SseEvents sink, Function<String, Optional<OwnerAnswer>> again, String lastEventId) {
         try {
             threads.execute(() -> pump(first, sink, again, lastEventId));
             return true;
@@ -76,16 +73,13 @@ class RelayedEvents {
     }
 
     private void pump(
-            PeerReads.Answer.Served first,
-            SseEvents sink,
-            Function<String, Optional<PeerReads.Answer.Served>> again,
-            String lastEventId) {
+            OwnerAnswer first, SseEvents sink, Function<String, Optional<OwnerAnswer>> again, String lastEventId) {
         String last = lastEventId;
-        Optional<PeerReads.Answer.Served> current = Optional.of(first);
+        Optional<OwnerAnswer> current = Optional.of(first);
         try {
             sink.open().toCompletableFuture().get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
             while (current.isPresent()) {
-                try (PeerReads.Answer.Served served = current.get()) {
+                try (OwnerAnswer served = current.get()) {
                     last = copy(served.body(), sink, last);
                     current = Optional.empty(); // the owner ended the stream: its dispatch ended, or it stops
                 } catch (SocketTimeoutException quiet) {
@@ -154,7 +148,7 @@ class RelayedEvents {
         return text.endsWith("\r") ? text.substring(0, text.length() - 1) : text;
     }
 
-    private static void close(PeerReads.Answer.Served served) {
+    private static void close(OwnerAnswer served) {
         try {
             served.close();
         } catch (IOException e) {

@@ -17,6 +17,7 @@ import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Threads;
 import dev.sluice.outbound.AddressPolicy;
+import dev.sluice.outbound.CallbackUrlPolicy;
 import dev.sluice.outbound.GuardedDnsResolver;
 import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchStore;

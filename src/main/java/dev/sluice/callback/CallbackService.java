@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.sluice.outbound.CallbackUrlPolicy;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchKey;
 

@@ -94,17 +94,18 @@ public class CallbackStore implements Outbox {
         this.firstAttempt = firstAttempt;
     }
 
-    /** Queues the delivery of a result that was just stored, if its dispatch has a callback URL. */
+    /** Queues the delivery of a result that was just stored, to its dispatch's callback URL. */
     @Override
-    public void enqueue(Jdbc.Tx tx, String dispatchId, Instant finishedAt) {
+    public void enqueue(Jdbc.Tx tx, String dispatchId, String tenant, String callbackUrl, Instant finishedAt) {
         tx.update(
                 "INSERT INTO callback_outbox (dispatch_id, tenant, webhook_id, url, state, next_attempt_at, created_at) "
-                        + "SELECT id, tenant, ?, callback_url, 'pending', ?, ? FROM dispatches WHERE id = ? "
-                        + "AND callback_url IS NOT NULL",
+                        + "VALUES (?, ?, ?, ?, 'pending', ?, ?)",
+                dispatchId,
+                tenant,
                 webhookId(dispatchId),
+                callbackUrl,
                 firstAttempt.get(),
-                finishedAt,
-                dispatchId);
+                finishedAt);
     }
 
     /**

@@ -17,8 +17,8 @@ class GroupProducer {
 
     @Produces
     @Singleton
-    GroupStore store(Jdbc jdbc, JsonColumns json) {
-        return new GroupStore(jdbc, json);
+    GroupStore store(Jdbc jdbc, JsonColumns json, DispatchStore dispatches) {
+        return new GroupStore(jdbc, json, dispatches);
     }
 
     @Produces

@@ -8,8 +8,8 @@ import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 
-import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchKey;
+import dev.sluice.record.DispatchStore;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 
@@ -38,10 +38,12 @@ class GroupStore {
 
     private final Jdbc jdbc;
     private final JsonColumns json;
+    private final DispatchStore dispatches;
 
-    GroupStore(Jdbc jdbc, JsonColumns json) {
+    GroupStore(Jdbc jdbc, JsonColumns json, DispatchStore dispatches) {
         this.jdbc = jdbc;
         this.json = json;
+        this.dispatches = dispatches;
     }
 
     /**
@@ -82,7 +84,8 @@ class GroupStore {
 
     /** The members in request order; a member whose dispatch record is gone has a null status. */
     List<GroupBatches.Member> members(String id) {
-        return jdbc.query(MEMBERS, GroupStore::member, id);
+        List<Listed> listed = jdbc.query(MEMBERS, GroupStore::listed, id);
+        return members(listed, dispatches.standings(ids(listed)));
     }
 
     /** Groups whose final callback is not made yet, oldest first. */
@@ -114,7 +117,8 @@ class GroupStore {
             if (group.isEmpty()) {
                 return false;
             }
-            GroupBatches.Round round = work.round(group.get(), tx.query(MEMBERS, GroupStore::member, id));
+            List<Listed> listed = tx.query(MEMBERS, GroupStore::listed, id);
+            GroupBatches.Round round = work.round(group.get(), members(listed, dispatches.standings(tx, ids(listed))));
             if (!round.changes()) {
                 return false;
             }
@@ -142,17 +146,33 @@ class GroupStore {
         void queue(Jdbc.Tx tx, GroupBatches.Group group, List<GroupBatches.Message> messages);
     }
 
-    private static final String MEMBERS = "SELECT m.dispatch_id, m.reported_in, d.status, d.finished_at "
-            + "FROM dispatch_group_members m LEFT JOIN dispatches d ON d.id = m.dispatch_id "
-            + "WHERE m.group_id = ? ORDER BY m.member_index";
+    /** A member as the group lists it: its dispatch, and the batch that reported it (null while none has). */
+    private record Listed(String dispatchId, Integer reportedIn) {}
 
-    private static GroupBatches.Member member(Jdbc.Row row) {
-        String status = row.string("status");
-        return new GroupBatches.Member(
-                row.string("dispatch_id"),
-                status == null ? null : Dispatch.Status.fromWire(status),
-                row.instant("finished_at"),
-                row.integer("reported_in"));
+    private static final String MEMBERS =
+            "SELECT dispatch_id, reported_in FROM dispatch_group_members " + "WHERE group_id = ? ORDER BY member_index";
+
+    private static Listed listed(Jdbc.Row row) {
+        return new Listed(row.string("dispatch_id"), row.integer("reported_in"));
+    }
+
+    private static List<String> ids(List<Listed> listed) {
+        return listed.stream().map(Listed::dispatchId).toList();
+    }
+
+    /** Each member with where its dispatch stands, as the record has it; absent records give a null status. */
+    private static List<GroupBatches.Member> members(
+            List<Listed> listed, Map<String, DispatchStore.Standing> standings) {
+        return listed.stream()
+                .map(m -> {
+                    DispatchStore.Standing standing = standings.get(m.dispatchId());
+                    return new GroupBatches.Member(
+                            m.dispatchId(),
+                            standing == null ? null : standing.status(),
+                            standing == null ? null : standing.finishedAt(),
+                            m.reportedIn());
+                })
+                .toList();
     }
 
     private Row row(Jdbc.Row row) {

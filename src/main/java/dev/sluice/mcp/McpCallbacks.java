@@ -1,9 +1,6 @@
 package dev.sluice.mcp;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -11,6 +8,7 @@ import dev.sluice.actions.DispatchRequest;
 import dev.sluice.actions.GroupRequest;
 import dev.sluice.actions.Problem;
 import dev.sluice.actions.ProblemException;
+import dev.sluice.outbound.Hosts;
 
 /**
  * The callback hosts a dispatch made over MCP may name (ADR 0056). An
@@ -29,7 +27,7 @@ final class McpCallbacks {
 
     McpCallbacks(List<String> allowedHosts) {
         this.allowed = allowedHosts.stream()
-                .map(McpCallbacks::normal)
+                .map(Hosts::normal)
                 .filter(h -> !h.isEmpty())
                 .collect(Collectors.toUnmodifiableSet());
     }
@@ -57,28 +55,9 @@ final class McpCallbacks {
         if (allowed.isEmpty()) {
             throw refused(field, "is not taken from MCP: no host is on " + RULE);
         }
-        if (!allowed.contains(host(url))) {
+        if (!allowed.contains(Hosts.of(url))) {
             throw refused(field, "names a host that is not on " + RULE + ", the callback hosts MCP dispatches may use");
         }
-    }
-
-    /** The host of {@code url} as {@link #normal} writes it; empty when it has none or is no URI. */
-    static String host(String url) {
-        try {
-            String host = new URI(url).getHost();
-            return host == null ? "" : normal(host);
-        } catch (URISyntaxException e) {
-            return ""; // on no list: refused here, before the intake's own check would say why
-        }
-    }
-
-    /** A host in lower case, without a final dot, an IPv6 literal in brackets. */
-    static String normal(String host) {
-        String h = host.strip().toLowerCase(Locale.ROOT);
-        if (h.endsWith(".")) {
-            h = h.substring(0, h.length() - 1);
-        }
-        return h.indexOf(':') >= 0 && !h.startsWith("[") ? "[" + h + "]" : h;
     }
 
     private static ProblemException refused(String field, String detail) {

@@ -12,6 +12,7 @@ import dev.sluice.actions.DispatchRequest;
 import dev.sluice.actions.GroupRequest;
 import dev.sluice.actions.Problem;
 import dev.sluice.actions.ProblemException;
+import dev.sluice.outbound.Hosts;
 
 /**
  * What a dispatch made over MCP may have the worker fetch (ADR 0075): a
@@ -43,7 +44,7 @@ final class McpFetches {
             List<String> registries,
             Function<DispatchRequest, Optional<DispatchRequest>> withoutPull) {
         this.archiveHosts = archiveHosts.stream()
-                .map(McpCallbacks::normal)
+                .map(Hosts::normal)
                 .filter(h -> !h.isEmpty())
                 .collect(Collectors.toUnmodifiableSet());
         this.registries = registries.stream()
@@ -84,7 +85,7 @@ final class McpFetches {
             if (archiveHosts.isEmpty()) {
                 errors.add(
                         refused(prefix + "workspace.archive.url", "is not taken from MCP: no host is on " + ARCHIVES));
-            } else if (!archiveHosts.contains(McpCallbacks.host(url))) {
+            } else if (!archiveHosts.contains(Hosts.of(url))) {
                 errors.add(refused(
                         prefix + "workspace.archive.url",
                         "names a host that is not on " + ARCHIVES

@@ -26,8 +26,6 @@ import dev.sluice.actions.Refusals;
 import dev.sluice.actions.Relay;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchKey;
-import dev.sluice.run.Cancellation;
-import dev.sluice.run.DispatchIntake;
 import dev.sluice.trace.Tracing;
 import io.opentelemetry.context.Scope;
 import io.quarkiverse.mcp.server.ToolManager;
@@ -226,7 +224,7 @@ class McpTools {
         parsed = fetches.check(parsed);
         Runnable release = wait.isZero() ? () -> {} : waits.hold(call.caller().tenant())::close;
         try {
-            DispatchIntake.Accepted accepted;
+            DispatchActions.Accepted accepted;
             try (Scope trace = tracing.enter(call.traceparent(), call.tracestate())) {
                 accepted = actions.create(call.caller(), parsed);
             }
@@ -309,7 +307,7 @@ class McpTools {
         IdArguments args = json.readValue(arguments, IdArguments.class);
         Caller caller = caller();
         String id = required("id", args.id());
-        Cancellation.Cancelled cancelled = actions.cancel(caller, id);
+        DispatchActions.Cancelled cancelled = actions.cancel(caller, id);
         ObjectNode out = json.createObjectNode();
         out.put("stopping", cancelled.stopping());
         out.set("digest", budget.tree(actions.digest(caller, id)));

@@ -81,7 +81,7 @@ public final class AddressPolicy {
             if (range.isPresent()) {
                 ranges.add(range.get());
             } else {
-                hosts.add(stripDot(e));
+                hosts.add(Hosts.normal(e));
             }
         }
         this.allowedHosts = List.copyOf(hosts);
@@ -90,7 +90,7 @@ public final class AddressPolicy {
 
     /** Whether a host name is on the allow-list: all its addresses may be used. */
     public boolean allowsHost(String host) {
-        return allowedHosts.contains(stripDot(host.toLowerCase(Locale.ROOT)));
+        return allowedHosts.contains(Hosts.normal(host));
     }
 
     /** Whether the client may connect to this address, reached by a literal or a name not on the allow-list. */
@@ -155,10 +155,6 @@ public final class AddressPolicy {
         } catch (UnknownHostException e) {
             return Optional.empty();
         }
-    }
-
-    private static String stripDot(String host) {
-        return host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
     }
 
     /** An address range. */

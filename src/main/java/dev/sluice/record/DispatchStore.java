@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -17,6 +18,7 @@ import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
 import dev.sluice.store.ResultBodies;
 import dev.sluice.store.StoredBody;
+import dev.sluice.worker.Reconciler;
 
 /**
  * Dispatch records in the relational store (H2 or PostgreSQL, one schema):
@@ -60,6 +62,17 @@ public class DispatchStore {
 
     /** One page of a listing, newest first; {@code nextAfter} is the cursor for the next page, or null. */
     public record Page(List<Dispatch> items, String nextAfter) {}
+
+    /** What taking a dispatch over needs from its record (ADR 0010). */
+    public record Held(
+            DispatchSpec spec,
+            Dispatch.Status status,
+            boolean cancelRequested,
+            Instant startedAt,
+            String traceparent) {}
+
+    /** Where a dispatch stands: its status, and when it finished (null while it runs). */
+    public record Standing(Dispatch.Status status, Instant finishedAt) {}
 
     private static final String INSERT =
             "INSERT INTO dispatches (id, tenant, status, image, fingerprint, spec, has_secrets, worker_id, created_at, "
@@ -125,6 +138,73 @@ public class DispatchStore {
                 "SELECT spec, trace_parent FROM dispatches WHERE id = ?",
                 row -> new ToRun(json.read(row.string("spec"), DispatchSpec.class), row.string("trace_parent")),
                 id);
+    }
+
+    /** What taking dispatch {@code id} over needs; empty when it has no record. */
+    public Optional<Held> held(String id) {
+        return jdbc.one(
+                "SELECT spec, status, cancel_requested, started_at, trace_parent FROM dispatches WHERE id = ?",
+                row -> new Held(
+                        json.read(row.string("spec"), DispatchSpec.class),
+                        Dispatch.Status.fromWire(row.string("status")),
+                        row.bool("cancel_requested"),
+                        row.instant("started_at"),
+                        row.string("trace_parent")),
+                id);
+    }
+
+    /**
+     * The unfinished dispatches {@code workerId} holds, oldest first, but for
+     * queued ones no one has claimed: those wait in the store's queue, where
+     * nothing is to be taken up.
+     */
+    public List<Reconciler.Unfinished> unfinished(String workerId) {
+        return jdbc.query(
+                "SELECT id, status, container_id, has_secrets, created_at FROM dispatches WHERE worker_id = ? "
+                        + "AND status NOT IN " + DispatchTransitions.TERMINAL
+                        + " AND NOT (status = 'queued' AND claimed_by IS NULL) ORDER BY seq",
+                row -> new Reconciler.Unfinished(
+                        row.string("id"),
+                        Dispatch.Status.fromWire(row.string("status")) == Dispatch.Status.RUNNING,
+                        row.string("container_id"),
+                        row.bool("has_secrets"),
+                        row.instant("created_at")),
+                workerId);
+    }
+
+    /**
+     * Where each of the given dispatches stands, read in {@code tx} (a group's
+     * round reads its members with the group locked); ids without a record
+     * are absent.
+     */
+    public Map<String, Standing> standings(Jdbc.Tx tx, Collection<String> ids) {
+        return standings(ids, (sql, args) -> tx.query(sql, DispatchStore::standing, args));
+    }
+
+    /** Where each of the given dispatches stands; ids without a record are absent. */
+    public Map<String, Standing> standings(Collection<String> ids) {
+        return standings(ids, (sql, args) -> jdbc.query(sql, DispatchStore::standing, args));
+    }
+
+    private static Map<String, Standing> standings(
+            Collection<String> ids, BiFunction<String, Object[], List<Map.Entry<String, Standing>>> query) {
+        Map<String, Standing> standings = new HashMap<>();
+        List<String> distinct = ids.stream().distinct().toList();
+        for (int from = 0; from < distinct.size(); from += 500) {
+            List<String> batch = distinct.subList(from, Math.min(distinct.size(), from + 500));
+            query.apply(
+                            "SELECT id, status, finished_at FROM dispatches WHERE id IN (" + Jdbc.marks(batch.size())
+                                    + ")",
+                            batch.toArray())
+                    .forEach(e -> standings.put(e.getKey(), e.getValue()));
+        }
+        return standings;
+    }
+
+    private static Map.Entry<String, Standing> standing(Jdbc.Row row) {
+        return Map.entry(
+                row.string("id"),
+                new Standing(Dispatch.Status.fromWire(row.string("status")), row.instant("finished_at")));
     }
 
     /** The validated request of a dispatch, without secret values. */

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -180,7 +181,7 @@ public final class DispatchTransitions {
                         == 0) {
                     return false;
                 }
-                outbox.enqueue(tx, result.dispatchId(), result.finishedAt());
+                enqueue(tx, outbox, result.dispatchId(), result.finishedAt());
                 return true;
             });
             return stored;
@@ -189,6 +190,15 @@ public final class DispatchTransitions {
                 bodies.discard(body);
             }
         }
+    }
+
+    /** Queues the delivery of the result just stored in {@code tx}, if its dispatch has a callback URL. */
+    private static void enqueue(Jdbc.Tx tx, Outbox outbox, String id, Instant finishedAt) {
+        tx.one(
+                        "SELECT tenant, callback_url FROM dispatches WHERE id = ? AND callback_url IS NOT NULL",
+                        row -> Map.entry(row.string("tenant"), row.string("callback_url")),
+                        id)
+                .ifPresent(to -> outbox.enqueue(tx, id, to.getKey(), to.getValue(), finishedAt));
     }
 
     /** Which attempt of dispatch {@code id} runs, and how the earlier ones ended; the first for an unknown id. */
@@ -276,7 +286,7 @@ public final class DispatchTransitions {
                                     r.finishedAt(),
                                     l.id())
                             > 0) {
-                        outbox.enqueue(tx, l.id(), r.finishedAt());
+                        enqueue(tx, outbox, l.id(), r.finishedAt());
                         closed.add(r);
                         named.add(body);
                     }

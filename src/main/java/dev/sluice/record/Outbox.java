@@ -12,6 +12,10 @@ import dev.sluice.store.Jdbc;
  */
 public interface Outbox {
 
-    /** Queues the delivery of a result just stored in {@code tx}, if its dispatch has a callback URL. */
-    void enqueue(Jdbc.Tx tx, String dispatchId, Instant finishedAt);
+    /**
+     * Queues the delivery of a result just stored in {@code tx} to its
+     * dispatch's callback URL, as {@code tenant}'s message; called only for a
+     * dispatch that has one.
+     */
+    void enqueue(Jdbc.Tx tx, String dispatchId, String tenant, String callbackUrl, Instant finishedAt);
 }

@@ -26,6 +26,11 @@ public final class StoredResult {
 
     private final StoredBody body;
 
+    /** A result whose JSON is {@code json}, held on the heap. */
+    public static StoredResult of(byte[] json) {
+        return new StoredResult(StoredBody.of(json));
+    }
+
     public StoredResult(StoredBody body) {
         this.body = body;
     }

@@ -41,7 +41,6 @@ import dev.sluice.record.ResultBudget;
 import dev.sluice.record.SecretVault;
 import dev.sluice.report.ReportConfig;
 import dev.sluice.store.Jdbc;
-import dev.sluice.store.JsonColumns;
 import dev.sluice.store.StoreIdentity;
 import dev.sluice.summary.Summarizer;
 import dev.sluice.trace.Tracing;
@@ -263,8 +262,7 @@ class RunProducer {
     @Produces
     @Singleton
     Takeover takeover(
-            Jdbc jdbc,
-            JsonColumns json,
+            DispatchStore store,
             DispatchTransitions transitions,
             DispatchScheduler scheduler,
             DispatchQueue queue,
@@ -274,8 +272,7 @@ class RunProducer {
             ContainerRuntime inventory,
             Clock clock,
             Tracing tracing) {
-        return new Takeover(
-                jdbc, json, transitions, scheduler, queue, runner, finisher, stopper, inventory, clock, tracing);
+        return new Takeover(store, transitions, scheduler, queue, runner, finisher, stopper, inventory, clock, tracing);
     }
 
     @Produces

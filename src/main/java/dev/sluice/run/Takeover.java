@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 import org.jboss.logging.Logger;
 
@@ -15,11 +14,9 @@ import dev.sluice.container.ContainerStopper;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchQueue;
 import dev.sluice.record.DispatchResult;
-import dev.sluice.record.DispatchSpec;
+import dev.sluice.record.DispatchStore;
 import dev.sluice.record.DispatchTransitions;
 import dev.sluice.record.Ending;
-import dev.sluice.store.Jdbc;
-import dev.sluice.store.JsonColumns;
 import dev.sluice.trace.Phase;
 import dev.sluice.trace.Tracing;
 import dev.sluice.worker.Reconciler;
@@ -32,16 +29,7 @@ final class Takeover implements Reconciler.Lifecycle {
     /** How long a pass waits for the scheduler to finish a round of claims; it is tried again later. */
     private static final Duration CLAIM_PATIENCE = Duration.ofSeconds(30);
 
-    /** What taking a dispatch over needs from its record. */
-    private record Held(
-            DispatchSpec spec,
-            Dispatch.Status status,
-            boolean cancelRequested,
-            Instant startedAt,
-            String traceparent) {}
-
-    private final Jdbc jdbc;
-    private final JsonColumns json;
+    private final DispatchStore store;
     private final DispatchTransitions transitions;
     private final DispatchScheduler scheduler;
     private final DispatchQueue queue;
@@ -53,8 +41,7 @@ final class Takeover implements Reconciler.Lifecycle {
     private final Tracing tracing;
 
     Takeover(
-            Jdbc jdbc,
-            JsonColumns json,
+            DispatchStore store,
             DispatchTransitions transitions,
             DispatchScheduler scheduler,
             DispatchQueue queue,
@@ -64,8 +51,7 @@ final class Takeover implements Reconciler.Lifecycle {
             ContainerInventory inventory,
             Clock clock,
             Tracing tracing) {
-        this.jdbc = jdbc;
-        this.json = json;
+        this.store = store;
         this.transitions = transitions;
         this.scheduler = scheduler;
         this.queue = queue;
@@ -79,22 +65,7 @@ final class Takeover implements Reconciler.Lifecycle {
 
     @Override
     public List<Reconciler.Unfinished> undriven(String workerId) {
-        return scheduler.untracked(() -> unfinished(workerId), Reconciler.Unfinished::id, CLAIM_PATIENCE);
-    }
-
-    private List<Reconciler.Unfinished> unfinished(String workerId) {
-        return jdbc.query(
-                // Queued and claimed by no one: waiting in the store's queue, where nothing is to be taken up.
-                "SELECT id, status, container_id, has_secrets, created_at FROM dispatches WHERE worker_id = ? "
-                        + "AND status NOT IN " + DispatchTransitions.TERMINAL
-                        + " AND NOT (status = 'queued' AND claimed_by IS NULL) ORDER BY seq",
-                row -> new Reconciler.Unfinished(
-                        row.string("id"),
-                        Dispatch.Status.fromWire(row.string("status")) == Dispatch.Status.RUNNING,
-                        row.string("container_id"),
-                        row.bool("has_secrets"),
-                        row.instant("created_at")),
-                workerId);
+        return scheduler.untracked(() -> store.unfinished(workerId), Reconciler.Unfinished::id, CLAIM_PATIENCE);
     }
 
     /**
@@ -104,7 +75,7 @@ final class Takeover implements Reconciler.Lifecycle {
      */
     @Override
     public void requeue(String dispatchId) {
-        held(dispatchId).ifPresent(held -> {
+        store.held(dispatchId).ifPresent(held -> {
             if (held.status() == Dispatch.Status.STARTING) {
                 transitions.markQueuedAgain(dispatchId);
             }
@@ -114,14 +85,14 @@ final class Takeover implements Reconciler.Lifecycle {
 
     @Override
     public void closeContainerLost(String dispatchId) {
-        held(dispatchId)
+        store.held(dispatchId)
                 .ifPresent(held -> finisher.finish(Ending.withoutOutput(
                         dispatchId, held.spec(), Dispatch.Status.ERROR, Errors.CONTAINER_LOST, clock.instant())));
     }
 
     @Override
     public void abandon(String dispatchId, String containerId) {
-        held(dispatchId).ifPresent(held -> {
+        store.held(dispatchId).ifPresent(held -> {
             stopper.stop(containerId);
             finisher.finish(Ending.withoutOutput(
                     dispatchId, held.spec(), Dispatch.Status.ERROR, Errors.SECRETS_UNAVAILABLE, clock.instant()));
@@ -130,7 +101,7 @@ final class Takeover implements Reconciler.Lifecycle {
 
     @Override
     public void resume(String dispatchId, String containerId) {
-        held(dispatchId)
+        store.held(dispatchId)
                 .ifPresent(held -> scheduler.adopt(dispatchId, execution -> {
                     try (Phase trace = tracing.continued(held.traceparent())) {
                         runner.resume(
@@ -185,17 +156,5 @@ final class Takeover implements Reconciler.Lifecycle {
             LOG.warnf("could not look for the lost attempt's container: %s", e.getMessage());
             return false;
         }
-    }
-
-    private Optional<Held> held(String dispatchId) {
-        return jdbc.one(
-                "SELECT spec, status, cancel_requested, started_at, trace_parent FROM dispatches WHERE id = ?",
-                row -> new Held(
-                        json.read(row.string("spec"), DispatchSpec.class),
-                        Dispatch.Status.fromWire(row.string("status")),
-                        row.bool("cancel_requested"),
-                        row.instant("started_at"),
-                        row.string("trace_parent")),
-                dispatchId);
     }
 }

@@ -3,7 +3,8 @@ package dev.sluice.summary;
 import java.net.URI;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
+
+import dev.sluice.outbound.Hosts;
 
 /**
  * The summarizer's URL as the worker accepts it (ADR 0056): the dispatch's
@@ -15,46 +16,28 @@ import java.util.regex.Pattern;
  */
 final class SummarizerEndpoint {
 
-    private static final Pattern LOOPBACK_V4 =
-            Pattern.compile("127(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
-
     private SummarizerEndpoint() {}
 
     /** The URL when it may be used; otherwise the reason, for the start-up failure. */
     static URI checked(URI url, List<String> allowedHosts) {
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
-        String host = url.getHost() == null ? "" : normal(url.getHost());
+        String host = Hosts.of(url);
         if (host.isEmpty() || url.getRawUserInfo() != null) {
             throw refused(url, "has no host the worker can read, or carries user information");
         }
-        if (!scheme.equals("https") && !(scheme.equals("http") && loopback(host))) {
+        if (!scheme.equals("https") && !(scheme.equals("http") && Hosts.loopback(host))) {
             throw refused(
                     url,
                     "must be https (plain http only to a loopback address): the output and the key cross the"
                             + " network");
         }
-        if (allowedHosts.stream().map(SummarizerEndpoint::normal).noneMatch(host::equals)) {
+        if (allowedHosts.stream().map(Hosts::normal).noneMatch(host::equals)) {
             throw refused(
                     url,
                     "names host " + host + ", which is not on sluice.summarizer.allowed-hosts (the hosts kept"
                             + " output may be sent to): add it there");
         }
         return url;
-    }
-
-    private static boolean loopback(String host) {
-        return host.equals("localhost")
-                || host.equals("[::1]")
-                || LOOPBACK_V4.matcher(host).matches();
-    }
-
-    /** Lower case, a final dot dropped; IPv6 literals keep their brackets, as URI.getHost gives them. */
-    private static String normal(String host) {
-        String h = host.strip().toLowerCase(Locale.ROOT);
-        if (h.endsWith(".")) {
-            h = h.substring(0, h.length() - 1);
-        }
-        return h.indexOf(':') >= 0 && !h.startsWith("[") ? "[" + h + "]" : h;
     }
 
     private static IllegalArgumentException refused(URI url, String why) {

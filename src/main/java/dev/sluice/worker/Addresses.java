@@ -1,9 +1,9 @@
 package dev.sluice.worker;
 
-import java.net.InetAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.util.Optional;
+
+import dev.sluice.outbound.LocalHost;
 
 /**
  * The address a worker advertises to its peers (ADR 0065): an origin and
@@ -44,11 +44,7 @@ final class Addresses {
         }
         String host = httpHost;
         if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
-            try {
-                host = InetAddress.getLocalHost().getHostAddress();
-            } catch (UnknownHostException e) {
-                host = "127.0.0.1";
-            }
+            host = LocalHost.address().orElse("127.0.0.1");
         }
         if (host.contains(":") && !host.startsWith("[")) {
             host = "[" + host + "]";

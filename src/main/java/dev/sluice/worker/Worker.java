@@ -1,7 +1,6 @@
 package dev.sluice.worker;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import dev.sluice.outbound.LocalHost;
 
 /** This worker's identity: {@code sluice.worker.id}, else the host name (the pod name in Kubernetes). */
 public record Worker(String id) {
@@ -15,10 +14,6 @@ public record Worker(String id) {
         if (env != null && !env.isBlank()) {
             return env;
         }
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "sluice";
-        }
+        return LocalHost.name().orElse("sluice");
     }
 }

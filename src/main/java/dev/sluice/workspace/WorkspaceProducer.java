@@ -22,9 +22,9 @@ import jakarta.inject.Singleton;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import dev.sluice.callback.CallbackUrlPolicy;
 import dev.sluice.concurrent.Threads;
 import dev.sluice.outbound.AddressPolicy;
+import dev.sluice.outbound.CallbackUrlPolicy;
 import dev.sluice.outbound.GuardedDnsResolver;
 
 class WorkspaceProducer {

@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
-import dev.sluice.callback.CallbackUrlPolicy;
 import dev.sluice.hashing.Sha256;
+import dev.sluice.outbound.CallbackUrlPolicy;
 import dev.sluice.record.DispatchSpec;
 
 /**

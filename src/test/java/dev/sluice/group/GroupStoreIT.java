@@ -77,7 +77,7 @@ class GroupStoreIT {
                 : ResultBodies.inRows();
         CallbackStore outbox = new CallbackStore(jdbc, () -> T0);
         StoredDispatches dispatches = new StoredDispatches(jdbc, StoredDispatches.NO_OUTBOX, bodies);
-        GroupStore groups = new GroupStore(jdbc, TestStores.json());
+        GroupStore groups = new GroupStore(jdbc, TestStores.json(), dispatches.store());
         return new Worker(jdbc, groups, dispatches, outbox, new GroupQueries(groups, dispatches.store()));
     }
 

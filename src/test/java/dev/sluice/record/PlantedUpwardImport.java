@@ -1,5 +1,7 @@
 package dev.sluice.record;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.sql.Connection;
 
 import jakarta.ws.rs.core.Response;
@@ -11,7 +13,7 @@ import dev.sluice.run.DispatchIntake;
 /**
  * A class that breaks every architecture rule on purpose: the record reaching
  * up to the run, an HTTP type below the doors, docker-java outside container,
- * JDBC outside store. Only {@code ArchitectureTest} reads it, to show that each
+ * JDBC outside store, a name looked up and an address judged outside outbound. Only {@code ArchitectureTest} reads it, to show that each
  * rule fails when the code breaks it.
  */
 public final class PlantedUpwardImport {
@@ -20,5 +22,9 @@ public final class PlantedUpwardImport {
 
     static String describe(DispatchIntake intake, Response response, Frame frame, Connection connection) {
         return String.valueOf(intake) + response + frame + connection;
+    }
+
+    static boolean loopback(String host) throws UnknownHostException {
+        return InetAddress.getByName(host).isLoopbackAddress();
     }
 }

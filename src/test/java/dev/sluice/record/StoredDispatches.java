@@ -20,7 +20,7 @@ import dev.sluice.testsupport.TestStores;
 public final class StoredDispatches {
 
     /** An outbox that queues nothing. */
-    public static final Outbox NO_OUTBOX = (tx, id, finishedAt) -> {};
+    public static final Outbox NO_OUTBOX = (tx, id, tenant, url, finishedAt) -> {};
 
     private final DispatchStore store;
     private final DispatchTransitions transitions;

@@ -10,8 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.sluice.callback.CallbackUrlPolicy;
 import dev.sluice.outbound.AddressPolicy;
+import dev.sluice.outbound.CallbackUrlPolicy;
 import dev.sluice.record.RequestRefused;
 
 /**

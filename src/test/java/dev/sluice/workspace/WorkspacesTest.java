@@ -21,8 +21,8 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.sluice.callback.CallbackUrlPolicy;
 import dev.sluice.outbound.AddressPolicy;
+import dev.sluice.outbound.CallbackUrlPolicy;
 
 /**
  * The checks a workspace passes at intake, on hostile archives and files

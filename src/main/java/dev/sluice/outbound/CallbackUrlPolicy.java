@@ -1,4 +1,4 @@
-package dev.sluice.callback;
+package dev.sluice.outbound;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -11,10 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
-
-import dev.sluice.outbound.AddressPolicy;
-import dev.sluice.outbound.GuardedDnsResolver;
-import dev.sluice.outbound.IpLiteral;
 
 /**
  * The intake check on a dispatch's callback URL, before anything is stored.
@@ -73,7 +69,7 @@ public final class CallbackUrlPolicy {
     public Optional<String> problem(String tenant, String url) {
         Optional<String> problem = problem(url);
         TenantHosts hosts = tenants.get(tenant);
-        if (problem.isPresent() || hosts == null || hosts.contains(host(URI.create(url)))) {
+        if (problem.isPresent() || hosts == null || hosts.contains(Hosts.of(URI.create(url)))) {
             return problem;
         }
         return Optional.of("names a host that is not on " + hosts.setting() + ", the hosts this tenant's "
@@ -99,7 +95,7 @@ public final class CallbackUrlPolicy {
                 || (uri.getRawAuthority() != null && uri.getRawAuthority().contains("@"))) {
             return Optional.of("must not carry user information");
         }
-        String host = host(uri);
+        String host = Hosts.of(uri);
         if (host.isEmpty()) {
             return Optional.of("has no host the worker can read");
         }
@@ -133,12 +129,6 @@ public final class CallbackUrlPolicy {
             return Optional.of("points at this machine");
         }
         return Optional.empty();
-    }
-
-    /** The URI's host in lower case without a final dot, as the checks compare it; empty when it has none. */
-    static String host(URI uri) {
-        String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
-        return host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
     }
 
     private static boolean isMetadataHost(String host) {

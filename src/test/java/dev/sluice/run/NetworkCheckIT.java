@@ -1,4 +1,4 @@
-package dev.sluice.actions;
+package dev.sluice.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,7 +31,7 @@ class NetworkCheckIT {
             assertThat(worker.exitValue()).isNotZero();
             String shared = allowed.substring(allowed.lastIndexOf(',') + 1);
             assertThat(worker.logText())
-                    .containsPattern("ERROR \\[dev.sluice.actions.NetworkCheck\\].* refusing to start:"
+                    .containsPattern("ERROR \\[dev.sluice.run.NetworkCheck\\].* refusing to start:"
                             + " sluice.dispatch.allowed-networks lists a network a dispatch would share")
                     .contains("\"" + shared + "\" is ")
                     .doesNotContain("Error occurred while executing task")

@@ -1,4 +1,4 @@
-package dev.sluice.callback;
+package dev.sluice.outbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,8 +9,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import dev.sluice.outbound.AddressPolicy;
 
 /** The SSRF table: every spelling of an internal address is refused at intake, before anything is stored. */
 class CallbackUrlPolicyTest {

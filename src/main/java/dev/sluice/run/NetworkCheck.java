@@ -1,4 +1,4 @@
-package dev.sluice.actions;
+package dev.sluice.run;
 
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;

@@ -1,4 +1,4 @@
-package dev.sluice.callback;
+package dev.sluice.outbound;
 
 import java.net.InetAddress;
 import java.util.HashSet;
@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-
-import dev.sluice.outbound.IpLiteral;
 
 /**
  * The hosts one tenant's callback URLs may name
@@ -50,8 +48,7 @@ final class TenantHosts {
             if (literal.isEmpty() && entry.contains(":")) {
                 throw new IllegalArgumentException(where + ": an entry is a host, without a port");
             }
-            String host =
-                    literal.isPresent() && entry.contains(":") && !entry.startsWith("[") ? "[" + entry + "]" : entry;
+            String host = Hosts.normal(entry);
             Optional<String> refused = worker.problem("https://" + host + "/");
             if (refused.isPresent()) {
                 throw new IllegalArgumentException(where + ": the worker's callback rules refuse it (it "
@@ -61,7 +58,7 @@ final class TenantHosts {
             if (literal.isPresent()) {
                 addresses.add(literal.get());
             } else {
-                names.add(host.endsWith(".") ? host.substring(0, host.length() - 1) : host);
+                names.add(host);
             }
         }
         if (names.isEmpty() && addresses.isEmpty()) {
@@ -76,7 +73,7 @@ final class TenantHosts {
         return setting;
     }
 
-    /** Whether a URL's host ({@link CallbackUrlPolicy#host}) is one of these. */
+    /** Whether a URL's host ({@link Hosts#of}) is one of these. */
     boolean contains(String host) {
         Optional<InetAddress> literal = IpLiteral.parse(host);
         return literal.isPresent() ? addresses.contains(literal.get()) : names.contains(host);

@@ -23,6 +23,10 @@
 # both stores all run; none is skipped for want of Docker, PostgreSQL, Node or
 # kubectl.
 #
+# Each lane ends with scripts/skipped-tests.sh on the reports it wrote: a
+# skipped test fails it unless src/test/skipped-tests.txt lists it with its
+# reason.
+#
 # Usage: scripts/test.sh [--fast | --integration] [extra Maven arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,11 +40,17 @@ case "${1:-}" in
   --integration) lane=integration; shift ;;
 esac
 
+# Reports older than this are earlier runs' (target/ keeps them).
+started=$(mktemp)
+trap 'rm -f "$started"' EXIT
+
 if [ "$lane" = fast ]; then
   # An engine that cannot exist: a test of this lane that reached for the real
   # engine instead of the scripted one fails here rather than passing by luck.
   export SLUICE_DOCKER_HOST=unix:///nonexistent/sluice-fast-lane/docker.sock
-  exec ./mvnw -B -ntp test "$@"
+  ./mvnw -B -ntp test "$@"
+  scripts/skipped-tests.sh --newer "$started" target/surefire-reports
+  exit 0
 fi
 
 scripts/docker-engine.sh
@@ -74,4 +84,5 @@ done
 if [ "$lane" = integration ]; then
   set -- -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false "$@"
 fi
-exec ./mvnw -B -ntp verify "$@"
+./mvnw -B -ntp verify "$@"
+scripts/skipped-tests.sh --newer "$started" target/surefire-reports target/failsafe-reports

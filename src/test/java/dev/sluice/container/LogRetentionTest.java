@@ -2,6 +2,7 @@ package dev.sluice.container;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
@@ -9,6 +10,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.sluice.testsupport.TestDocker;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.runtime.configuration.MemorySizeConverter;
+import io.smallrye.config.SmallRyeConfigBuilder;
 
 class LogRetentionTest {
 
@@ -49,12 +54,30 @@ class LogRetentionTest {
         assertThat(retention("local", 32, 1).provenWholeBytes()).isZero();
     }
 
+    /** The settings as the worker reads them when nobody sets any: the mapping's own defaults. */
+    private static ContainerConfig defaults() {
+        return new SmallRyeConfigBuilder()
+                .withConverter(MemorySize.class, 100, new MemorySizeConverter())
+                .withConverter(Duration.class, 100, new DurationConverter())
+                .withMapping(ContainerConfig.class)
+                .build()
+                .getConfigMapping(ContainerConfig.class);
+    }
+
+    /** As logMaxSize's Javadoc and docs/configuration.md promise, and ADR 0032 measured. */
     @Test
     void theDefaultsKeepAGibibyteOfHundredByteLines() {
-        // A json-file record of a 100-byte line takes about 170 bytes: 1 GiB of such lines is about 1.7 GiB of
-        // records, and 15 full files of 128 MiB hold 1.875 GiB (measured in ADR 0032).
-        long records = (1L << 30) / 100 * 170;
-        assertThat(15L * (128L << 20)).isGreaterThan(records);
+        // A json-file record of a 100-byte line: its 99 bytes, the newline escaped as two, and the frame
+        // around them (the longest timestamp, 69 bytes in all): 170 bytes, about 1.7 GiB for 1 GiB of lines.
+        long lines = (1L << 30) / 100;
+        long records = lines * (99 + 2 + 69);
+        ContainerConfig config = defaults();
+        assertThat(new LogRetention(config).recordsFit(records)).isTrue();
+        // Not by a margin a smaller default would keep too: half the files would not hold them.
+        assertThat(new LogRetention(TestDocker.containerConfig(
+                                config.logDriver(), config.logMaxSize().asLongValue() >> 20, config.logMaxFiles() / 2))
+                        .recordsFit(records))
+                .isFalse();
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -91,9 +92,14 @@ class ReplicasIT {
         return env;
     }
 
-    /** What dispatch {@code i} prints: a few KiB, its own. */
+    /**
+     * What dispatch {@code i} prints: a few KiB, its own. When a replica is
+     * killed, one that asks for a second attempt runs for five seconds, so the
+     * kill can be timed to cut one of them short.
+     */
     private static String script(int i) {
-        return "seq " + i + " " + (i + 600) + "; sleep 0.5; echo end " + i;
+        String sleep = twice(i) && KILL && REPLICAS > 1 ? "5" : "0.5";
+        return "seq " + i + " " + (i + 600) + "; sleep " + sleep + "; echo end " + i;
     }
 
     private static byte[] printed(int i) {
@@ -151,11 +157,17 @@ class ReplicasIT {
         }
         clients.shutdown();
 
+        String cutShort = null;
         if (killed != null) {
-            // Part-way: about a third delivered, the rest running or waiting.
+            // Part-way: about a third delivered, the rest running or waiting; and while the replica runs a
+            // dispatch that asked for a second attempt, started so lately that its five seconds are not over.
             await().atMost(Duration.ofMinutes(3))
                     .pollInterval(Duration.ofMillis(100))
                     .until(() -> receiver.byWebhookId("msg_").size() >= DISPATCHES / 3);
+            cutShort = await().atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> justStartedAskingTwice("fleet-1", numberOf), Optional::isPresent)
+                    .orElseThrow();
             killed.kill();
         }
         await().atMost(Duration.ofMinutes(6))
@@ -223,6 +235,15 @@ class ReplicasIT {
             }
         }
         if (killed != null) {
+            // The dispatch cut short by the kill ran again elsewhere, whole: its second attempt.
+            JsonNode again = results.get(cutShort);
+            assertThat(again.path("status").asText()).as(cutShort).isEqualTo("succeeded");
+            assertThat(again.path("attempt").asInt()).as(cutShort).isEqualTo(2);
+            assertThat(again.path("earlierAttempts")).as(cutShort).hasSize(1);
+            assertThat(again.path("earlierAttempts").get(0).path("workerId").asText())
+                    .as(cutShort)
+                    .isEqualTo(killedId);
+            assertThat(attemptedAgain).isPositive();
             // What the killed replica accepted and had not run went to the others.
             assertThat(postedTo.entrySet().stream()
                             .filter(p -> p.getValue() == killed)
@@ -334,6 +355,22 @@ class ReplicasIT {
 
     private static long percentile(List<Long> sorted, int p) {
         return sorted.isEmpty() ? -1 : sorted.get(Math.min(sorted.size() - 1, sorted.size() * p / 100));
+    }
+
+    /**
+     * A dispatch asking for a second attempt whose container runs on {@code workerId} and was created
+     * within the last two seconds (the engine counts in whole seconds), so it has three more to run.
+     */
+    private static Optional<String> justStartedAskingTwice(String workerId, Map<String, Integer> numberOf) {
+        Instant lately = Instant.now().minusSeconds(2);
+        return containersByDispatch().entrySet().stream()
+                .filter(e -> numberOf.containsKey(e.getKey()) && twice(numberOf.get(e.getKey())))
+                .filter(e -> e.getValue().stream()
+                        .anyMatch(c -> c.workerId().equals(workerId)
+                                && c.state().equals("running")
+                                && !c.created().isBefore(lately)))
+                .map(Map.Entry::getKey)
+                .findFirst();
     }
 
     private static Map<String, List<ManagedContainer>> containersByDispatch() {

@@ -1,7 +1,5 @@
 package dev.sluice.testsupport;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,26 +7,27 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Control over the Docker engine that scripts/docker-engine.sh started: stop
- * it in its tracks, let it go on, restart it. The daemon-fault tests need it;
- * in CI the engine is always ours, elsewhere a foreign engine is left alone.
+ * it in its tracks, let it go on, restart it. The daemon-fault tests need it,
+ * in CI and on a developer's machine alike: where the engine is someone
+ * else's, they fail saying how to have one of ours, and never touch it.
  */
 public final class Engine {
 
     private static final Path PID_FILE =
             Path.of(System.getenv().getOrDefault("SLUICE_ENGINE_LOG_DIR", "/tmp/sluice-dockerd"), "dockerd.pid");
 
+    private static final String NOT_OURS = "the engine was not started by scripts/docker-engine.sh: stop the one"
+            + " that runs and run scripts/docker-engine.sh, since this test freezes and restarts the engine it started";
+
     private Engine() {}
 
-    /** Fails in CI, and skips elsewhere, when the engine was not started by our script. */
+    /**
+     * Fails, wherever it runs, when the engine was not started by our script:
+     * the test would stop or restart it, and someone else's engine is left alone.
+     */
     public static void requireOurs() {
-        boolean ours = pid() != null;
-        if ("true".equals(System.getenv("CI"))) {
-            if (!ours) {
-                throw new IllegalStateException(
-                        "CI must run the engine from scripts/docker-engine.sh (no " + PID_FILE + ")");
-            }
-        } else {
-            assumeTrue(ours, "the engine was not started by scripts/docker-engine.sh; not stopping someone else's");
+        if (pid() == null) {
+            throw new IllegalStateException(NOT_OURS + " (no live process in " + PID_FILE + ")");
         }
     }
 

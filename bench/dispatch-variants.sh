@@ -17,38 +17,15 @@
 # scripts/runsc.sh), the test image sluice-agent:test and a packaged worker
 # (./mvnw -DskipTests package).
 set -euo pipefail
+. "$(dirname "$0")/lib.sh" dispatch-variants
 cd "$(dirname "$0")/.."
 
 rounds=${1:-10}
-jar=target/sluice-runner.jar
-[ -f "$jar" ] || { echo "no $jar: run ./mvnw -DskipTests package first" >&2; exit 1; }
-docker info --format '{{json .Runtimes}}' | grep -q '"runsc"' || { echo "the engine has no runsc: scripts/runsc.sh" >&2; exit 1; }
+docker info --format '{{json .Runtimes}}' | grep -q '"runsc"' || die "the engine has no runsc: scripts/runsc.sh"
 
 work=$(mktemp -d)
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-port=$(free_port)
-management=$(free_port)
-base="http://127.0.0.1:$port"
-worker=
-cleanup() {
-  if [ -n "$worker" ]; then kill "$worker" 2>/dev/null && wait "$worker" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-SLUICE_DATA_DIR="$work/data" SLUICE_WORKER_ID=bench-runtimes QUARKUS_HTTP_PORT=$port \
-  QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_MANAGEMENT_PORT=$management SLUICE_CONTAINER_RUNTIMES=runsc \
-  scripts/worker.sh >"$work/worker.log" 2>&1 &
-worker=$!
-
-wait_for() { # seconds, description, command...
-  local deadline=$((SECONDS + $1)) what=$2; shift 2
-  until "$@"; do
-    [ $SECONDS -lt $deadline ] || { echo "gave up waiting for $what" >&2; tail -20 "$work/worker.log" >&2; exit 1; }
-    sleep 0.05
-  done
-}
-wait_for 120 "readiness" curl -sf -o /dev/null "http://127.0.0.1:$management/q/health/ready"
+at_exit 'rm -rf "$work"'
+start_worker "$work" SLUICE_WORKER_ID=bench-runtimes SLUICE_CONTAINER_RUNTIMES=runsc
 
 declare -A commands=([true]='true' [seq]='seq 1 200000 | sha256sum')
 finished() {
@@ -90,7 +67,7 @@ if variant == "workspace":
 print(json.dumps(body))
 PY
       curl -sf -o /dev/null -H 'Content-Type: application/json' -d @"$work/body.json" "$base/v1/dispatches" \
-        || { echo "POST $id was refused" >&2; exit 1; }
+        || die "POST $id was refused"
       wait_for 120 "$id" finished "$id"
       [ "$variant" = workspace ] || echo "$variant $name $(cli "$variant" "${commands[$name]}")" >>"$work/cli.txt"
     done

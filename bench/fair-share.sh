@@ -14,57 +14,30 @@
 # Needs the engine (scripts/docker-engine.sh), the test image sluice-agent:test
 # and a packaged worker (./mvnw -DskipTests package).
 set -euo pipefail
+. "$(dirname "$0")/lib.sh" fair-share
 cd "$(dirname "$0")/.."
 
 alpha_n=${1:-300}
 beta_n=${2:-10}
 seconds=${3:-1}
 slots=${4:-4}
-jar=target/sluice-runner.jar
-[ -f "$jar" ] || { echo "no $jar: run ./mvnw -DskipTests package first" >&2; exit 1; }
 
 token() { head -c 64 /dev/urandom | sha256sum | cut -c1-32; }
 alpha_token=$(token)
 beta_token=$(token)
+# Polled at a pace that leaves the measured worker its CPU.
+wait_interval=0.5
 work=$(mktemp -d)
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-port=$(free_port)
-management=$(free_port)
-base="http://127.0.0.1:$port"
-worker=
-cleanup() {
-  if [ -n "$worker" ]; then kill "$worker" 2>/dev/null && wait "$worker" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-SLUICE_DATA_DIR="$work/data" SLUICE_WORKER_ID=bench-fair QUARKUS_HTTP_PORT=$port \
-  QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_MANAGEMENT_PORT=$management \
-  SLUICE_API_TOKENS="alpha:$alpha_token,beta:$beta_token" \
-  SLUICE_DISPATCH_MAX_RUNNING=$slots SLUICE_DISPATCH_MAX_QUEUED=$((alpha_n + beta_n)) \
-  scripts/worker.sh >"$work/worker.log" 2>&1 &
-worker=$!
-
-wait_for() { # seconds, description, command...
-  local deadline=$((SECONDS + $1)) what=$2; shift 2
-  until "$@"; do
-    [ $SECONDS -lt $deadline ] || { echo "gave up waiting for $what" >&2; tail -20 "$work/worker.log" >&2; exit 1; }
-    sleep 0.5
-  done
-}
-# Readiness is on the management port once it has one, on the API port before.
-ready() {
-  curl -sf -o /dev/null "http://127.0.0.1:$management/q/health/ready" \
-    || curl -sf -o /dev/null -H "Authorization: Bearer $alpha_token" "$base/q/health/ready"
-}
-wait_for 120 "readiness" ready
+at_exit 'rm -rf "$work"'
+start_worker "$work" SLUICE_WORKER_ID=bench-fair SLUICE_API_TOKENS="alpha:$alpha_token,beta:$beta_token" \
+  SLUICE_DISPATCH_MAX_RUNNING="$slots" SLUICE_DISPATCH_MAX_QUEUED=$((alpha_n + beta_n))
 
 post() { # token, id
   local body
   body=$(printf '{"id":"%s","image":"sluice-agent:test","command":["sh","-c","sleep %s"],"timeout":"PT10M"}' \
     "$2" "$seconds")
   curl -sf -o /dev/null -H "Authorization: Bearer $1" -H 'Content-Type: application/json' -d "$body" \
-    "$base/v1/dispatches" || { echo "POST $2 was refused" >&2; exit 1; }
+    "$base/v1/dispatches" || die "POST $2 was refused"
 }
 for i in $(seq -w 1 "$alpha_n"); do post "$alpha_token" "fair-a-$i"; done
 for i in $(seq -w 1 "$beta_n"); do post "$beta_token" "fair-b-$i"; done

@@ -8,17 +8,14 @@
 #                                DEMO_WORKER_PORT, DEMO_RECEIVER_PORT and
 #                                DEMO_MANAGEMENT_PORT)
 set -euo pipefail
+. "$(dirname "$0")/../bench/lib.sh" demo
 cd "$(dirname "$0")/.."
 
 worker_port=${DEMO_WORKER_PORT:-18080}
 receiver_port=${DEMO_RECEIVER_PORT:-18081}
 management_port=${DEMO_MANAGEMENT_PORT:-18082}
-worker=http://127.0.0.1:$worker_port
-# Probes answer on the management port, not the API's (ADR 0053).
-management=http://127.0.0.1:$management_port
 
 step() { printf '\n== %s\n' "$*"; }
-die() { printf 'demo: ERROR: %s\n' "$*" >&2; exit 1; }
 
 for port in "$worker_port" "$receiver_port" "$management_port"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
@@ -35,38 +32,20 @@ if [ ! -f "$jar" ] || [ -n "$(find src/main pom.xml -newer "$jar" -print -quit)"
 fi
 
 work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+at_exit 'rm -rf "$work"'
 
 secret="whsec_$(head -c 32 /dev/urandom | base64 | tr -d '\n')"
 mkdir -p "$work/callbacks"
 
 step "starting a callback receiver that verifies Standard Webhooks signatures"
 java scripts/demo/Receiver.java "$receiver_port" "$secret" "$work/callbacks" &
-pids+=($!)
+receiver=$!
+at_exit 'kill -TERM "$receiver" 2>/dev/null; wait "$receiver" 2>/dev/null'
 
-step "starting the worker on $worker with a fresh store in $work/data"
-SLUICE_DATA_DIR="$work/data" \
-SLUICE_WORKER_ID="demo-$$" \
-SLUICE_CALLBACK_SIGNING_SECRETS="$secret" \
-SLUICE_CALLBACK_ALLOWED_HOSTS=127.0.0.1 \
-QUARKUS_HTTP_HOST=127.0.0.1 \
-QUARKUS_HTTP_PORT="$worker_port" \
-QUARKUS_MANAGEMENT_HOST=127.0.0.1 \
-QUARKUS_MANAGEMENT_PORT="$management_port" \
-  scripts/worker.sh > "$work/worker.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 300); do
-  curl -fs "$management/q/health/ready" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-curl -fs "$management/q/health/ready" >/dev/null || { cat "$work/worker.log" >&2; die "the worker did not become ready"; }
-grep -m1 'started in' "$work/worker.log" || true
+step "starting the worker on 127.0.0.1:$worker_port with a fresh store in $work/data"
+start_worker "$work" SLUICE_WORKER_ID="demo-$$" SLUICE_CALLBACK_SIGNING_SECRETS="$secret" \
+  SLUICE_CALLBACK_ALLOWED_HOSTS=127.0.0.1
+grep -m1 'started in' "$worker_log" || true
 
 id="demo-$(date +%s)"
 step "dispatching $id: 100,000 lines of stdout under a 1 KiB cap, result called back"
@@ -80,7 +59,7 @@ cat <<JSON | tee "$work/request.json"
   "callbackUrl": "http://127.0.0.1:$receiver_port/callback"
 }
 JSON
-curl -fsS -X POST "$worker/v1/dispatches" -H 'Content-Type: application/json' \
+curl -fsS -X POST "$base/v1/dispatches" -H 'Content-Type: application/json' \
   -d @"$work/request.json" -o /dev/null -w 'HTTP %{http_code}\n'
 
 step "waiting for the signed callback"
@@ -93,7 +72,7 @@ body=$(find "$work/callbacks" -name '*.json' -print -quit)
 cat "$body"; echo
 
 step "the whole stdout stays in the runtime: bytes 0-39, and where they sit"
-curl -fsS -D "$work/headers" "$worker/v1/dispatches/$id/logs/stdout?offset=0&limit=40"
+curl -fsS -D "$work/headers" "$base/v1/dispatches/$id/logs/stdout?offset=0&limit=40"
 echo
 grep -i '^sluice-log' "$work/headers"
 
@@ -109,10 +88,10 @@ cat <<JSON | tee "$work/workspace.json"
   ] }
 }
 JSON
-curl -fsS -X POST "$worker/v1/dispatches" -H 'Content-Type: application/json' \
+curl -fsS -X POST "$base/v1/dispatches" -H 'Content-Type: application/json' \
   -d @"$work/workspace.json" -o /dev/null -w 'HTTP %{http_code}\n'
 for _ in $(seq 1 300); do
-  curl -fsS "$worker/v1/dispatches/$id-fix" -o "$work/fix.json"
+  curl -fsS "$base/v1/dispatches/$id-fix" -o "$work/fix.json"
   grep -Eq '"status":"(succeeded|failed|timed_out|cancelled|error)"' "$work/fix.json" && break
   sleep 0.1
 done

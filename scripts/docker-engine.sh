@@ -10,6 +10,7 @@
 #   --restart  stops the dockerd this script started and starts it again (the
 #              daemon-fault tests use it); fails when the engine is not ours.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh" docker-engine
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -18,15 +19,7 @@ pid_file=$log_dir/dockerd.pid
 agent_image=${SLUICE_AGENT_IMAGE:-sluice-agent:test}
 wait_seconds=${SLUICE_ENGINE_WAIT_SECONDS:-60}
 
-say() { printf 'docker-engine: %s\n' "$*" >&2; }
-die() { say "ERROR: $*"; exit 1; }
-
 engine_answers() { docker info >/dev/null 2>&1; }
-
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-    die "need root to run: $* (run as root or install sudo)"; fi
-}
 
 install_packages() {
   local missing=()
@@ -36,8 +29,7 @@ install_packages() {
   [ ${#missing[@]} -eq 0 ] && return 0
   command -v apt-get >/dev/null 2>&1 || die "no Docker engine answers and apt-get is not available to install ${missing[*]}"
   say "installing ${missing[*]}"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+  apt_install "${missing[@]}"
 }
 
 start_engine() {

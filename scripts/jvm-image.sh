@@ -19,6 +19,7 @@
 #                          existing image of that tag is used as it is
 #   SLUICE_DEBIAN_MIRROR   where debootstrap fetches packages (http://deb.debian.org/debian)
 set -euo pipefail
+. "$(dirname "$0")/lib.sh" jvm-image
 cd "$(dirname "$0")/.."
 
 image=${SLUICE_IMAGE:-sluice:jvm}
@@ -33,14 +34,6 @@ for arg in "$@"; do
     *) printf 'usage: %s [--no-package] [--base-only]\n' "$0" >&2; exit 2 ;;
   esac
 done
-
-say() { printf 'jvm-image: %s\n' "$*" >&2; }
-die() { say "ERROR: $*"; exit 1; }
-
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-    die "need root to run: $* (run as root or install sudo)"; fi
-}
 
 have_image() { docker image inspect "$1" >/dev/null 2>&1; }
 
@@ -57,8 +50,7 @@ install_debootstrap() {
   command -v debootstrap >/dev/null 2>&1 && return 0
   command -v apt-get >/dev/null 2>&1 || die "debootstrap is missing and apt-get is not available to install it"
   say "installing debootstrap"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq debootstrap >/dev/null
+  apt_install debootstrap
   command -v debootstrap >/dev/null 2>&1 || die "debootstrap could not be installed"
 }
 

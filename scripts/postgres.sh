@@ -6,18 +6,11 @@
 #
 # Prints the JDBC URL of the test database.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh" postgres
 
 user=${SLUICE_TEST_POSTGRES_USER:-sluice}
 password=${SLUICE_TEST_POSTGRES_PASSWORD:-sluice}
 databases=(sluice_test sluice_app_test sluice_replicas_test sluice_groups_test sluice_images_test sluice_waiting_test sluice_queue_test sluice_reach_test sluice_fleet_test sluice_probes_test)
-
-say() { printf 'postgres: %s\n' "$*" >&2; }
-die() { say "ERROR: $*"; exit 1; }
-
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-    die "need root to run: $*"; fi
-}
 
 as_postgres() {
   if [ "$(id -u)" -eq 0 ]; then su postgres -c "$*"; else sudo -u postgres sh -c "$*"; fi
@@ -29,8 +22,7 @@ if ! answers; then
   if ! command -v pg_ctlcluster >/dev/null 2>&1; then
     command -v apt-get >/dev/null 2>&1 || die "no PostgreSQL answers and apt-get is not available to install one"
     say "installing postgresql"
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq postgresql >/dev/null
+    apt_install postgresql
   fi
   cluster=$(pg_lsclusters --no-header | awk 'NR == 1 { print $1 " " $2 }')
   [ -n "$cluster" ] || die "no PostgreSQL cluster found"

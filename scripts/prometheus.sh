@@ -15,14 +15,7 @@
 #
 # Usage: scripts/prometheus.sh
 set -euo pipefail
-
-say() { printf 'prometheus: %s\n' "$*" >&2; }
-die() { say "ERROR: $*"; exit 1; }
-
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-    die "need root to run: $* (run as root or install sudo)"; fi
-}
+. "$(dirname "$0")/lib.sh" prometheus
 
 have_tools() { command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1; }
 
@@ -36,8 +29,7 @@ if ! have_tools; then
     trap 'as_root rm -f "$policy"' EXIT
   fi
   say "installing prometheus (for promtool and a test server; its service is not started)"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive NEEDRESTART_SUSPEND=1 as_root apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  apt_install --no-install-recommends prometheus
   if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
     as_root systemctl disable --now prometheus.service >/dev/null 2>&1 || true
   elif command -v update-rc.d >/dev/null 2>&1; then

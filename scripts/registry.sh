@@ -22,6 +22,7 @@
 # Usage: scripts/registry.sh [--stop]
 #   --stop  stops the registry this script started (and nothing else)
 set -euo pipefail
+. "$(dirname "$0")/lib.sh" registry
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -32,14 +33,6 @@ user=sluice-test
 repository=sluice/agent
 agent_image=${SLUICE_AGENT_IMAGE:-sluice-agent:test}
 wait_seconds=30
-
-say() { printf 'registry: %s\n' "$*" >&2; }
-die() { say "ERROR: $*"; exit 1; }
-
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-    die "need root to run: $* (run as root or install sudo)"; fi
-}
 
 stop() {
   if [ -f "$dir/registry.pid" ] && kill -0 "$(cat "$dir/registry.pid")" 2>/dev/null; then
@@ -59,9 +52,8 @@ install_packages() {
   [ ${#missing[@]} -eq 0 ] && return 0
   command -v apt-get >/dev/null 2>&1 || die "apt-get is not available to install ${missing[*]}"
   say "installing ${missing[*]}"
-  as_root apt-get update -qq
   # The package would start a registry of its own on :5000 as a service; nothing here needs it.
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+  apt_install "${missing[@]}"
   if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
     as_root systemctl disable --now docker-registry >/dev/null 2>&1 || true
   fi

@@ -17,9 +17,8 @@
 # your own; a production worker gets them from its secret store, never from
 # this file.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh" run
 cd "$(dirname "$0")/.."
-
-say() { printf 'run: %s\n' "$*" >&2; }
 
 scripts/java-check.sh
 scripts/docker-engine.sh

@@ -11,25 +11,17 @@
 #
 # Usage: scripts/runsc.sh
 set -euo pipefail
+. "$(dirname "$0")/lib.sh" runsc
 
 daemon_json=${SLUICE_DAEMON_JSON:-/etc/docker/daemon.json}
 agent_image=${SLUICE_AGENT_IMAGE:-sluice-agent:test}
-
-say() { printf 'runsc: %s\n' "$*" >&2; }
-die() { say "ERROR: $*"; exit 1; }
-
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
-    die "need root to run: $* (run as root or install sudo)"; fi
-}
 
 engine_has_runsc() { docker info --format '{{json .Runtimes}}' 2>/dev/null | grep -q '"runsc"'; }
 
 if ! command -v runsc >/dev/null 2>&1; then
   command -v apt-get >/dev/null 2>&1 || die "runsc is missing and apt-get is not available to install it"
   say "installing runsc"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq runsc >/dev/null
+  apt_install runsc
 fi
 runsc_path=$(command -v runsc) || die "runsc could not be installed"
 

@@ -29,10 +29,8 @@
 #
 # Usage: scripts/test.sh [--fast | --integration] [extra Maven arguments]
 set -euo pipefail
+. "$(dirname "$0")/lib.sh" test
 cd "$(dirname "$0")/.."
-
-say() { printf 'test: %s\n' "$*" >&2; }
-die() { say "ERROR: $*"; exit 1; }
 
 lane=full
 case "${1:-}" in
@@ -65,9 +63,7 @@ scripts/prometheus.sh
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   command -v apt-get >/dev/null 2>&1 || die "node and npm are missing and apt-get is not available to install them"
   say "installing nodejs and npm"
-  if [ "$(id -u)" -eq 0 ]; then sudo=(); else sudo=(sudo); fi
-  "${sudo[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq nodejs npm >/dev/null
+  apt_install nodejs npm
 fi
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || die "node and npm could not be installed"
 # Exactly the locked packages, from the npm registry; none runs install scripts.

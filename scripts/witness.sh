@@ -16,9 +16,7 @@
 # Usage: scripts/witness.sh OUTPUT_FILE [SOURCE]
 # SLUICE_WITNESS_CC names the one compiler to use instead of the search.
 set -euo pipefail
-
-say() { printf 'witness: %s\n' "$*" >&2; }
-die() { say "ERROR: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh" witness
 
 [ $# -ge 1 ] && [ $# -le 2 ] && [ -n "$1" ] || die "usage: scripts/witness.sh OUTPUT_FILE [SOURCE]"
 out=$1

@@ -9,15 +9,16 @@
 # Settings come from SLUICE_* environment variables; java replaces this shell,
 # so a signal sent to it reaches the worker.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh" worker
 cd "$(dirname "$0")/.."
 
 jar=target/sluice-runner.jar
 archive=target/app-cds.jsa
 
 if [ ! "$archive" -nt "$jar" ]; then
-  echo "worker: writing the class-data archive of this build ($archive), once" >&2
+  say "writing the class-data archive of this build ($archive), once"
   if ! deploy/appcds-training.sh "$archive" "$jar" deploy/jvm.options >&2; then
-    echo "worker: the training run failed; starting without the archive" >&2
+    say "the training run failed; starting without the archive"
     rm -f "$archive"
   fi
 fi

@@ -54,7 +54,7 @@ class ArchitectureTest {
             List.of("container"),
             List.of("output"),
             List.of("store"),
-            List.of("concurrent", "hashing", "json", "outbound", "trace"));
+            List.of("concurrent", "hashing", "io", "json", "outbound", "trace"));
 
     static final String[] DOORS = {"dev.sluice.api..", "dev.sluice.mcp.."};
 

@@ -9,7 +9,6 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import dev.sluice.callback.CallbackStore;
 import dev.sluice.record.Dispatch;
-import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchSummary;
 
 /**
@@ -51,19 +50,21 @@ public record DispatchListView(
 
             @Schema(required = true) DispatchView.Links links) {
 
+        /** The dispatch's view without its result, with the summary in its place. */
         static Item of(Dispatch d, Optional<CallbackStore.State> delivery) {
+            DispatchView view = DispatchView.of(d, delivery);
             return new Item(
-                    DispatchKey.idOf(d.id()),
-                    DispatchKey.tenantOf(d.id()),
-                    d.status(),
-                    d.image(),
-                    d.createdAt(),
-                    d.startedAt(),
-                    d.finishedAt(),
-                    d.metadata(),
-                    DispatchView.callback(d, delivery),
+                    view.id(),
+                    view.tenant(),
+                    view.status(),
+                    view.image(),
+                    view.createdAt(),
+                    view.startedAt(),
+                    view.finishedAt(),
+                    view.metadata(),
+                    view.callback(),
                     d.summary(),
-                    DispatchView.Links.of(d.id()));
+                    view.links());
         }
     }
 }

@@ -28,7 +28,8 @@ import io.quarkus.smallrye.openapi.OpenApiFilter;
  * annotations make (docs/openapi.yaml is its checked-in copy, ADR 0021). What
  * many answers share is written here once: every refusal gets the problem body
  * and its headers, every operation the two refusals any route can give (401
- * when tokens are set, 500), the routes of one dispatch their {@code id}
+ * when tokens are set, 500), the refusals that many give alike ({@link
+ * #completeSharedRefusals}), the routes of one dispatch their {@code id}
  * parameter, each callback the Standard Webhooks headers it is signed with,
  * and the document the bearer scheme. Maps are sorted, so that the
  * same code always makes the same document.
@@ -43,6 +44,10 @@ public class ApiDocument implements OASFilter {
 
     @Override
     public void filterOpenAPI(OpenAPI document) {
+        document.getPaths()
+                .getPathItems()
+                .forEach((route, path) ->
+                        path.getOperations().values().forEach(operation -> completeSharedRefusals(route, operation)));
         document.getPaths()
                 .getPathItems()
                 .values()
@@ -81,6 +86,39 @@ public class ApiDocument implements OASFilter {
             schema.setType(null);
         }
         return schema;
+    }
+
+    /**
+     * The refusals that many operations give in the same words, each declared
+     * here once; an operation that declares the status itself keeps its own
+     * words. An operation that takes a body refuses an empty or malformed one,
+     * an oversized one and one of another media type; one of a single dispatch
+     * answers 404 for an unknown id; one that reads the store answers 503 when
+     * the store does not.
+     */
+    private static void completeSharedRefusals(String route, Operation operation) {
+        if (operation.getRequestBody() != null) {
+            shared(operation, "400", "body-required (an empty body) or malformed-body (not a JSON object)");
+            shared(
+                    operation,
+                    "413",
+                    "body-too-large: the body is over sluice.api.max-request-size, or holds more than 200000 JSON "
+                            + "tokens or a number or key longer than the worker reads (docs/api.md, section 3.7)");
+            shared(operation, "415", "http-415: the Content-Type is not application/json");
+        }
+        if (route.startsWith("/v1/dispatches/{id}")) {
+            shared(operation, "404", "not-found: no dispatch has this id");
+        }
+        if (route.startsWith("/v1/dispatches") || route.startsWith("/v1/dispatch-groups")) {
+            shared(operation, "503", "store-unavailable");
+        }
+    }
+
+    private static void shared(Operation operation, String status, String description) {
+        APIResponses responses = operation.getResponses();
+        if (responses.getAPIResponse(status) == null) {
+            responses.addAPIResponse(status, OASFactory.createAPIResponse().description(description));
+        }
     }
 
     private static void completeRefusals(Operation operation) {

@@ -85,17 +85,9 @@ public interface DispatchApi {
                             mediaType = MediaType.APPLICATION_JSON,
                             schema = @Schema(implementation = DispatchView.class)))
     @APIResponse(
-            responseCode = "400",
-            description = "body-required (an empty body) or malformed-body (not a JSON object)")
-    @APIResponse(
             responseCode = "403",
             description = "image-not-allowed: the image matches no pattern of sluice.images.allowed")
     @APIResponse(responseCode = "409", description = "id-conflict: the id names a dispatch with a different request")
-    @APIResponse(
-            responseCode = "413",
-            description = "body-too-large: the body is over sluice.api.max-request-size, or holds more than "
-                    + "200000 JSON tokens or a number or key longer than the worker reads (docs/api.md, section 3.7)")
-    @APIResponse(responseCode = "415", description = "http-415: the Content-Type is not application/json")
     @APIResponse(
             responseCode = "422",
             description = "validation-failed: errors names every bad field; a field past a bound the body is read "
@@ -160,8 +152,6 @@ public interface DispatchApi {
                     @Content(
                             mediaType = MediaType.APPLICATION_JSON,
                             schema = @Schema(implementation = DispatchView.class)))
-    @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
-    @APIResponse(responseCode = "503", description = "store-unavailable")
     DispatchView get(@Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id);
 
     /** Newest first; {@code after} is the id of the last dispatch of the previous page. */
@@ -187,7 +177,6 @@ public interface DispatchApi {
     @APIResponse(
             responseCode = "422",
             description = "validation-failed: a query parameter is invalid, or after names no existing dispatch")
-    @APIResponse(responseCode = "503", description = "store-unavailable")
     Response list(
             @Parameter(
                             description = "only dispatches in this status",
@@ -229,8 +218,6 @@ public interface DispatchApi {
                     @Content(
                             mediaType = MediaType.APPLICATION_JSON,
                             schema = @Schema(implementation = DispatchView.class)))
-    @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
-    @APIResponse(responseCode = "503", description = "store-unavailable")
     Response cancel(@Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id);
 
     /** Sends the stored result to the callback URL again, with the same webhook-id and body. */
@@ -248,11 +235,9 @@ public interface DispatchApi {
                     @Content(
                             mediaType = MediaType.APPLICATION_JSON,
                             schema = @Schema(implementation = DispatchView.class)))
-    @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
     @APIResponse(
             responseCode = "409",
             description = "not-redeliverable: no callbackUrl, not terminal yet, or no delivery was recorded")
-    @APIResponse(responseCode = "503", description = "store-unavailable")
     Response redeliver(@Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id);
 
     /** The dispatch in at most 512 bytes of JSON: what a parent keeps of each of many dispatches. */
@@ -271,8 +256,6 @@ public interface DispatchApi {
                     @Content(
                             mediaType = MediaType.APPLICATION_JSON,
                             schema = @Schema(implementation = DigestDocument.class)))
-    @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
-    @APIResponse(responseCode = "503", description = "store-unavailable")
     Response digest(@Parameter(ref = ApiDocument.DISPATCH_ID) @PathParam("id") String id);
 
     /**
@@ -375,7 +358,6 @@ public interface DispatchApi {
             responseCode = "200",
             description = "An event stream, open until the dispatch ends",
             content = @Content(mediaType = MediaType.SERVER_SENT_EVENTS, schema = @Schema(type = SchemaType.STRING)))
-    @APIResponse(responseCode = "404", description = "not-found: no dispatch has this id")
     @APIResponse(
             responseCode = "429",
             description = "too-many-streams: sluice.events.max-subscribers, or the tenant's "

@@ -85,16 +85,8 @@ public interface GroupApi {
                     @Content(
                             mediaType = MediaType.APPLICATION_JSON,
                             schema = @Schema(implementation = GroupView.class)))
-    @APIResponse(
-            responseCode = "400",
-            description = "body-required (an empty body) or malformed-body (not a JSON object)")
     @APIResponse(responseCode = "403", description = "image-not-allowed: a member's image is not allowed")
     @APIResponse(responseCode = "409", description = "id-conflict: a member's id names an existing dispatch")
-    @APIResponse(
-            responseCode = "413",
-            description = "body-too-large: the body is over sluice.api.max-request-size, or holds more than "
-                    + "200000 JSON tokens or a number or key longer than the worker reads (docs/api.md, section 3.7)")
-    @APIResponse(responseCode = "415", description = "http-415: the body is not application/json")
     @APIResponse(
             responseCode = "422",
             description = "validation-failed: no member, too many (refused as the member past the maximum is "
@@ -130,7 +122,6 @@ public interface GroupApi {
                             mediaType = MediaType.APPLICATION_JSON,
                             schema = @Schema(implementation = GroupView.class)))
     @APIResponse(responseCode = "404", description = "not-found: no dispatch group has this id")
-    @APIResponse(responseCode = "503", description = "store-unavailable")
     GroupView get(
             @Parameter(
                             description = "the group id",

@@ -7,6 +7,8 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.tar.TarConstants;
 
+import dev.sluice.io.LimitedInputStream;
+
 /**
  * Walks the engine's archive of a directory of the out-directory (ADR 0029),
  * entry by entry, within a bound on everything it reads. Only regular files
@@ -68,7 +70,7 @@ public final class OutArchive {
      * bytes of it, headers included.
      */
     public static End walk(InputStream archive, String dir, long limit, Visitor visitor) {
-        TarEntryReader.Limited bounded = new TarEntryReader.Limited(archive, limit);
+        LimitedInputStream bounded = new LimitedInputStream(archive, limit);
         String prefix = dir + "/";
         try (TarArchiveInputStream tar = new TarArchiveInputStream(bounded)) {
             TarArchiveEntry entry;

@@ -1,12 +1,13 @@
 package dev.sluice.container;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.tar.TarConstants;
+
+import dev.sluice.io.LimitedInputStream;
 
 /**
  * Reads the one file the engine's archive of a path holds, within a bound.
@@ -24,7 +25,8 @@ final class TarEntryReader {
     private TarEntryReader() {}
 
     static OutFile read(InputStream archive, String name, int maxBytes) {
-        try (TarArchiveInputStream tar = new TarArchiveInputStream(new Limited(archive, maxBytes + HEADER_ROOM))) {
+        try (TarArchiveInputStream tar =
+                new TarArchiveInputStream(new LimitedInputStream(archive, maxBytes + HEADER_ROOM))) {
             TarArchiveEntry entry = tar.getNextEntry();
             if (entry == null) {
                 return OutFile.absent();
@@ -61,44 +63,5 @@ final class TarEntryReader {
             return "a device";
         }
         return "not a regular file";
-    }
-
-    /** Fails once more than its limit would be read. */
-    static final class Limited extends FilterInputStream {
-        private long left;
-
-        Limited(InputStream in, long limit) {
-            super(in);
-            this.left = limit;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (left <= 0) {
-                throw new IOException("the archive is larger than its bound");
-            }
-            int n = super.read(b, off, (int) Math.min(len, left));
-            if (n > 0) {
-                left -= n;
-            }
-            return n;
-        }
-
-        /** What may still be read. */
-        long left() {
-            return left;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            int chunk = (int) Math.min(n, 8192);
-            return Math.max(0, read(new byte[chunk], 0, chunk));
-        }
     }
 }

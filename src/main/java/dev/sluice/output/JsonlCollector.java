@@ -15,7 +15,7 @@ import java.util.Arrays;
  * marker record giving its offset and size. Memory stays O(cap): the line being
  * read is held up to the cap, the head and tail within it.
  */
-final class JsonlCollector implements StreamCollector {
+final class JsonlCollector extends DigestingCollector {
 
     /**
      * Room kept free for what masking at a cut may add after the cut is chosen:
@@ -26,13 +26,8 @@ final class JsonlCollector implements StreamCollector {
 
     private static final int INITIAL_LINE = 256;
 
-    /** Less the room a loss marker takes, once the witness shows one is needed. */
-    private int cap;
-
     private final JsonlMarker marker;
     private final SecretMasker masker;
-    private final LossMarker lossMarker;
-    private final StreamDigester digester;
     private final int oversizedWeight;
     private final LineQueue head = new LineQueue();
     private LineQueue tail;
@@ -44,24 +39,20 @@ final class JsonlCollector implements StreamCollector {
     private long lineOffset;
     private boolean lineOversized;
 
-    private long written;
     private final long[] droppedLines = new long[3];
     private long droppedBytes;
 
     JsonlCollector(String stream, int cap, String fullLog, String nonce, SecretMasker masker) {
-        this.cap = cap;
-        this.lossMarker = new LossMarker(stream, nonce, true);
+        super(cap, new LossMarker(stream, nonce, true), masker);
         this.marker = new JsonlMarker(stream, fullLog, nonce);
         this.masker = masker;
-        this.digester = new StreamDigester(masker);
         OutputCollector.checkCap(cap, marker.worstCaseLength(), fullLog);
         this.oversizedWeight = marker.maxOversizedLength(Long.MAX_VALUE);
     }
 
     @Override
     public void write(byte[] chunk, int offset, int count) {
-        written += count;
-        digester.update(chunk, offset, count);
+        digest(chunk, offset, count);
         int end = offset + count;
         for (int pos = offset; pos < end; ) {
             int newline = ByteScan.indexOf(chunk, pos, end, (byte) '\n');
@@ -72,28 +63,6 @@ final class JsonlCollector implements StreamCollector {
             }
             pos = stop;
         }
-    }
-
-    @Override
-    public boolean matchesWritten(String sha256, byte[] suffix, int offset, int count) {
-        return digester.matchesWritten(sha256, suffix, offset, count);
-    }
-
-    @Override
-    public CapturedOutput finish(long availableFrom, StreamWitness witness) {
-        cap -= lossMarker.length(witness);
-        CapturedOutput kept = finish(availableFrom);
-        return witness == null ? kept : kept.witnessed(witness, lossMarker);
-    }
-
-    @Override
-    public long bytesWritten() {
-        return written;
-    }
-
-    @Override
-    public long jsonFileLogBound() {
-        return digester.jsonFileLogBound();
     }
 
     @Override

@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  * buffer as soon as {@code write} returns. One thread writes; {@code finish}
  * must be called once, after the last write is visible to it.
  */
-public final class OutputCollector implements StreamCollector {
+public final class OutputCollector extends DigestingCollector {
 
     /** Smallest cap: it must hold the worst-case marker and still leave room for output. */
     public static final int MIN_CAP = 1024;
@@ -38,16 +38,10 @@ public final class OutputCollector implements StreamCollector {
 
     private static final int MAX_LINE_SEARCH = 8192;
 
-    /** Less the room a loss marker takes, once the witness shows one is needed. */
-    private int cap;
-
     private final TruncationMarker marker;
     private final SecretMasker masker;
-    private final LossMarker lossMarker;
     private final HeadBuffer head;
     private final TailRing tail;
-    private final StreamDigester digester;
-    private long written;
 
     /**
      * @param stream  the stream's name as the marker states it ({@code stdout}, {@code stderr})
@@ -57,11 +51,9 @@ public final class OutputCollector implements StreamCollector {
      * @param masker  the dispatch's secrets, masked in the text and the digest
      */
     public OutputCollector(String stream, int cap, String fullLog, String nonce, SecretMasker masker) {
-        this.cap = cap;
-        this.lossMarker = new LossMarker(stream, nonce, false);
+        super(cap, new LossMarker(stream, nonce, false), masker);
         this.marker = new TruncationMarker(stream, fullLog, nonce);
         this.masker = masker;
-        this.digester = new StreamDigester(masker);
         checkCap(cap, marker.worstCaseLength(), fullLog);
         int headCapacity = cap / HEAD_SHARE_DIVISOR;
         this.head = new HeadBuffer(headCapacity, INITIAL_BUFFER);
@@ -82,39 +74,11 @@ public final class OutputCollector implements StreamCollector {
 
     @Override
     public void write(byte[] chunk, int offset, int count) {
-        written += count;
-        digester.update(chunk, offset, count);
+        digest(chunk, offset, count);
         int taken = head.append(chunk, offset, count);
         if (taken < count) {
             tail.append(chunk, offset + taken, count - taken);
         }
-    }
-
-    @Override
-    public boolean matchesWritten(String sha256, byte[] suffix, int offset, int count) {
-        return digester.matchesWritten(sha256, suffix, offset, count);
-    }
-
-    @Override
-    public CapturedOutput finish(long availableFrom, StreamWitness witness) {
-        cap -= lossMarker.length(witness);
-        CapturedOutput kept = finish(availableFrom);
-        return witness == null ? kept : kept.witnessed(witness, lossMarker);
-    }
-
-    @Override
-    public long bytesWritten() {
-        return written;
-    }
-
-    /**
-     * At most how many bytes of records the runtime's {@code json-file} log
-     * takes for what was written so far (ADR 0036): counted as it streams, so
-     * the worker can tell a log that cannot have rotated without reading it.
-     */
-    @Override
-    public long jsonFileLogBound() {
-        return digester.jsonFileLogBound();
     }
 
     /** Bytes of the stream held now, at most the cap: what the result is built from. */

@@ -1,13 +1,14 @@
 package dev.sluice.workspace;
 
 import java.io.BufferedInputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.zip.GZIPInputStream;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+
+import dev.sluice.io.LimitedInputStream;
 
 /**
  * Reads a tar or tar.gz archive (told apart by gzip's magic bytes) entry by
@@ -27,14 +28,15 @@ final class ArchiveEntries {
             in.mark(2);
             boolean gzip = in.read() == 0x1f && in.read() == 0x8b;
             in.reset();
-            InputStream plain = new Limited(gzip ? new GZIPInputStream(in, 64 * 1024) : in, limits.maxArchive());
+            InputStream plain =
+                    new LimitedInputStream(gzip ? new GZIPInputStream(in, 64 * 1024) : in, limits.maxArchive());
             TarArchiveInputStream tar = new TarArchiveInputStream(plain);
             for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
                 add(field, entry, tar, tree);
             }
         } catch (WorkspaceRefused e) {
             throw e;
-        } catch (Limited.Exceeded e) {
+        } catch (LimitedInputStream.Exceeded e) {
             throw new WorkspaceRefused(
                     field, "is larger than " + limits.maxArchive() + " bytes once decompressed, headers included");
         } catch (IOException | RuntimeException e) {
@@ -65,48 +67,5 @@ final class ArchiveEntries {
     private static String printable(String name) {
         String cut = name.length() > 200 ? name.substring(0, 200) + "..." : name;
         return cut.replaceAll("[\\p{Cntrl}\"\\\\]", "?");
-    }
-
-    /** Fails once more than {@code limit} bytes were read. */
-    static final class Limited extends FilterInputStream {
-
-        static final class Exceeded extends IOException {
-            Exceeded() {
-                super("limit exceeded");
-            }
-        }
-
-        private long left;
-
-        Limited(InputStream in, long limit) {
-            super(in);
-            this.left = limit;
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0 && --left < 0) {
-                throw new Exceeded();
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = super.read(b, off, (int) Math.min(len, Math.max(1, left + 1)));
-            if (n > 0) {
-                left -= n;
-                if (left < 0) {
-                    throw new Exceeded();
-                }
-            }
-            return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            return Math.max(0, read(new byte[(int) Math.max(1, Math.min(n, 8192))]));
-        }
     }
 }

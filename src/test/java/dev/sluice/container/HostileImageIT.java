@@ -84,14 +84,19 @@ class HostileImageIT {
         TarArchiveEntry dir = new TarArchiveEntry(MOUNT.substring(1) + "/");
         TarArchiveEntry link = new TarArchiveEntry(MOUNT.substring(1) + "/hosts", TarConstants.LF_SYMLINK);
         link.setLinkName(marker.toString());
-        linkImage = imageWith("hostile-link", List.of(new ArchiveUpload.Entry(dir, new byte[0]), entry(link)));
+        linkImage = TestDocker.image(clients, "sluice-it/hostile-link", RUN)
+                .entry(dir)
+                .entry(link)
+                .build();
 
         TarArchiveEntry hostsDir = new TarArchiveEntry(MOUNT.substring(1) + "/hosts/");
         TarArchiveEntry inside = new TarArchiveEntry(MOUNT.substring(1) + "/hosts/inside");
         byte[] insideBytes = "127.0.0.1\tsomewhere-else\n".getBytes(StandardCharsets.US_ASCII);
-        inside.setSize(insideBytes.length);
-        directoryImage = imageWith(
-                "hostile-dir", List.of(entry(dir), entry(hostsDir), new ArchiveUpload.Entry(inside, insideBytes)));
+        directoryImage = TestDocker.image(clients, "sluice-it/hostile-dir", RUN)
+                .entry(dir)
+                .entry(hostsDir)
+                .entry(inside, insideBytes)
+                .build();
     }
 
     @AfterAll
@@ -341,29 +346,5 @@ class HostileImageIT {
 
     private interface ThrowingRunnable {
         void run() throws Exception;
-    }
-
-    /** The test image with {@code entries} added, committed as an image of this run; its id. */
-    private static String imageWith(String name, List<ArchiveUpload.Entry> entries) {
-        String container = clients.control()
-                .createContainerCmd(TestDocker.AGENT_IMAGE)
-                .withCmd("true")
-                .withNetworkDisabled(true)
-                .exec()
-                .getId();
-        try {
-            ArchiveUpload.put(clients, container, "/", ArchiveUpload.of(entries), "add " + name);
-            return clients.control()
-                    .commitCmd(container)
-                    .withRepository("sluice-it/" + name)
-                    .withTag(RUN)
-                    .exec();
-        } finally {
-            clients.control().removeContainerCmd(container).withForce(true).exec();
-        }
-    }
-
-    private static ArchiveUpload.Entry entry(TarArchiveEntry header) {
-        return new ArchiveUpload.Entry(header, new byte[0]);
     }
 }

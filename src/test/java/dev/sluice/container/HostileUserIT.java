@@ -17,8 +17,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import com.github.dockerjava.api.model.EventType;
-import com.github.dockerjava.api.model.Volume;
-import com.github.dockerjava.api.model.Volumes;
 
 import dev.sluice.testsupport.EngineEvents;
 import dev.sluice.testsupport.EngineWide;
@@ -156,33 +154,15 @@ class HostileUserIT {
                 file("etc/group", "root:x:0:app\nwheel:x:10:app\napp:x:1000:app\n"));
     }
 
-    private static String image(String name, String user, List<ArchiveUpload.Entry> entries, String... volumes)
-            throws Exception {
-        String container = clients.control()
-                .createContainerCmd(TestDocker.AGENT_IMAGE)
-                .withCmd("true")
-                .withNetworkDisabled(true)
-                .exec()
-                .getId();
-        try {
-            ArchiveUpload.put(clients, container, "/", ArchiveUpload.of(entries), "add " + name);
-            var commit = clients.control()
-                    .commitCmd(container)
-                    .withRepository("sluice-it/" + name)
-                    .withTag(RUN)
-                    .withUser(user)
-                    .withCmd("sh");
-            if (volumes.length > 0) {
-                commit.withVolumes(
-                        new Volumes(List.of(volumes).stream().map(Volume::new).toArray(Volume[]::new)));
-            }
-            commit.exec();
-        } finally {
-            clients.control().removeContainerCmd(container).withForce(true).exec();
-        }
-        String image = "sluice-it/" + name + ":" + RUN;
-        images.add(image);
-        return image;
+    private static String image(String name, String user, List<ArchiveUpload.Entry> entries, String... volumes) {
+        TestDocker.ImageBuilder image = TestDocker.image(clients, "sluice-it/" + name, RUN)
+                .user(user)
+                .cmd("sh")
+                .volumes(volumes);
+        entries.forEach(entry -> image.entry(entry.header(), entry.data()));
+        String built = image.build();
+        images.add(built);
+        return built;
     }
 
     private static ArchiveUpload.Entry file(String path, String content) {

@@ -53,11 +53,12 @@ class HostileAgentIT {
     @BeforeAll
     static void buildTheHostileImage() {
         clients = TestDocker.clients();
-        image = TestDocker.imageWith(
-                clients,
-                "sluice-it/hostile-agent",
-                UUID.randomUUID().toString().substring(0, 8),
-                Map.of("/bin/attack", TestDocker.staticProgram("src/test/c/attack.c")));
+        image = TestDocker.image(
+                        clients,
+                        "sluice-it/hostile-agent",
+                        UUID.randomUUID().toString().substring(0, 8))
+                .file("/bin/attack", TestDocker.staticProgram("src/test/c/attack.c"), 0755)
+                .build();
     }
 
     @AfterAll

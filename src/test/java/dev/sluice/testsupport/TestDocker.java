@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +20,8 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.Volume;
+import com.github.dockerjava.api.model.Volumes;
 
 import dev.sluice.container.ContainerConfig;
 import dev.sluice.container.ContainerSpec;
@@ -198,44 +201,113 @@ public final class TestDocker {
     }
 
     /**
-     * A new image: the test agent image with {@code files} added (absolute
-     * path to content, each mode 0755), committed as {@code repository:tag}.
-     * The caller removes it.
+     * An image made from the test image, committed as {@code repository:tag}:
+     * what the tests that need an image of their own (a hostile one, one with
+     * a user or volumes) build it with. The caller removes it.
      */
-    public static String imageWith(DockerClients clients, String repository, String tag, Map<String, byte[]> files) {
-        ByteArrayOutputStream tar = new ByteArrayOutputStream();
-        try (TarArchiveOutputStream out = new TarArchiveOutputStream(tar)) {
-            for (Map.Entry<String, byte[]> file : files.entrySet()) {
-                TarArchiveEntry entry = new TarArchiveEntry(file.getKey().replaceFirst("^/+", ""));
-                entry.setMode(TarArchiveEntry.DEFAULT_FILE_MODE & ~0777 | 0755);
-                entry.setSize(file.getValue().length);
-                out.putArchiveEntry(entry);
-                out.write(file.getValue());
-                out.closeArchiveEntry();
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    public static ImageBuilder image(DockerClients clients, String repository, String tag) {
+        return new ImageBuilder(clients, repository, tag);
+    }
+
+    /** The test image with entries added and its user, command and volumes set. */
+    public static final class ImageBuilder {
+        private final DockerClients clients;
+        private final String repository;
+        private final String tag;
+        private final ByteArrayOutputStream tar = new ByteArrayOutputStream();
+        private final TarArchiveOutputStream entries = new TarArchiveOutputStream(tar);
+        private String user;
+        private String[] cmd;
+        private final List<Volume> volumes = new ArrayList<>();
+
+        private ImageBuilder(DockerClients clients, String repository, String tag) {
+            this.clients = clients;
+            this.repository = repository;
+            this.tag = tag;
         }
-        String container = clients.control()
-                .createContainerCmd(AGENT_IMAGE)
-                .withCmd("true")
-                .withNetworkDisabled(true)
-                .exec()
-                .getId();
-        try {
-            clients.control()
-                    .copyArchiveToContainerCmd(container)
-                    .withRemotePath("/")
-                    .withTarInputStream(new ByteArrayInputStream(tar.toByteArray()))
-                    .exec();
-            clients.control()
-                    .commitCmd(container)
-                    .withRepository(repository)
-                    .withTag(tag)
-                    .exec();
-            return repository + ":" + tag;
-        } finally {
-            clients.control().removeContainerCmd(container).withForce(true).exec();
+
+        /** Adds a file at {@code path} (absolute) with this content and mode. */
+        public ImageBuilder file(String path, byte[] content, int mode) {
+            TarArchiveEntry entry = new TarArchiveEntry(path.replaceFirst("^/+", ""));
+            entry.setMode(TarArchiveEntry.DEFAULT_FILE_MODE & ~0777 | mode);
+            return entry(entry, content);
+        }
+
+        /** Adds an entry of any kind (a directory, a link) with no data. */
+        public ImageBuilder entry(TarArchiveEntry header) {
+            return entry(header, new byte[0]);
+        }
+
+        /** Adds an entry and its data, in the order given; its size is the data's. */
+        public ImageBuilder entry(TarArchiveEntry header, byte[] data) {
+            header.setSize(data.length);
+            try {
+                entries.putArchiveEntry(header);
+                entries.write(data);
+                entries.closeArchiveEntry();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // writing to memory
+            }
+            return this;
+        }
+
+        /** The image's user; the test image's when not set. */
+        public ImageBuilder user(String user) {
+            this.user = user;
+            return this;
+        }
+
+        /** The image's command. */
+        public ImageBuilder cmd(String... cmd) {
+            this.cmd = cmd;
+            return this;
+        }
+
+        /** Anonymous volumes the image declares. */
+        public ImageBuilder volumes(String... paths) {
+            for (String path : paths) {
+                volumes.add(new Volume(path));
+            }
+            return this;
+        }
+
+        /** Commits the image; its name, {@code repository:tag}. */
+        public String build() {
+            try {
+                entries.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            String container = clients.control()
+                    .createContainerCmd(AGENT_IMAGE)
+                    .withCmd("true")
+                    .withNetworkDisabled(true)
+                    .exec()
+                    .getId();
+            try {
+                clients.control()
+                        .copyArchiveToContainerCmd(container)
+                        .withRemotePath("/")
+                        .withTarInputStream(new ByteArrayInputStream(tar.toByteArray()))
+                        .exec();
+                var commit = clients.control()
+                        .commitCmd(container)
+                        .withRepository(repository)
+                        .withTag(tag);
+                if (user != null) {
+                    commit.withUser(user);
+                }
+                if (cmd != null) {
+                    commit.withCmd(cmd);
+                }
+                if (!volumes.isEmpty()) {
+                    commit.withVolumes(new Volumes(volumes.toArray(Volume[]::new)));
+                }
+                commit.exec();
+                return repository + ":" + tag;
+            } finally {
+                clients.control().removeContainerCmd(container).withForce(true).exec();
+            }
         }
     }
 

@@ -110,7 +110,12 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
 
     private static WorkerProcess launch(List<String> command, Map<String, String> env) {
         WorkerProcess worker = spawn(command, env);
-        worker.awaitStarted();
+        try {
+            worker.awaitStarted();
+        } catch (RuntimeException e) {
+            worker.close(); // one that did not start in time is not left running behind the failed test
+            throw e;
+        }
         return worker;
     }
 

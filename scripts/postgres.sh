@@ -10,7 +10,7 @@ set -euo pipefail
 
 user=${SLUICE_TEST_POSTGRES_USER:-sluice}
 password=${SLUICE_TEST_POSTGRES_PASSWORD:-sluice}
-databases=(sluice_test sluice_app_test sluice_replicas_test sluice_groups_test sluice_images_test sluice_waiting_test sluice_queue_test sluice_reach_test sluice_fleet_test sluice_probes_test)
+databases=(sluice_test sluice_app_test sluice_replicas_test sluice_groups_test sluice_images_test sluice_waiting_test sluice_queue_test sluice_attempts_test sluice_reach_test sluice_fleet_test sluice_probes_test)
 
 as_postgres() {
   if [ "$(id -u)" -eq 0 ]; then su postgres -c "$*"; else sudo -u postgres sh -c "$*"; fi

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.testsupport.HostAddresses;
@@ -24,6 +25,23 @@ import dev.sluice.testsupport.WorkerProcess;
 class ClosedByDefaultIT {
 
     private static final String WARNING = "the API is open to anyone who can reach 0.0.0.0";
+
+    /** The worker as it starts with nothing said: on loopback, without tokens. Its cases only read it. */
+    private static WorkerProcess untold;
+
+    private static synchronized WorkerProcess untold() {
+        if (untold == null) {
+            untold = WorkerProcess.start(WorkerProcess.environment("loopback", Map.of()));
+        }
+        return untold;
+    }
+
+    @AfterAll
+    static void stopUntold() {
+        if (untold != null) {
+            untold.close();
+        }
+    }
 
     @Test
     void everyAddressAndNoTokenRefusesToStart() throws IOException {
@@ -60,15 +78,14 @@ class ClosedByDefaultIT {
 
     @Test
     void loopbackAndNoTokenStartsWithTheProbesOnTheManagementPortOnly() throws IOException {
-        try (WorkerProcess worker = WorkerProcess.start(WorkerProcess.environment("loopback", Map.of()))) {
-            assertThat(worker.status("/v1/dispatches")).isEqualTo(200);
-            assertThat(worker.logText()).doesNotContain(WARNING.substring(0, 30));
-            for (String path : List.of("/q/health", "/q/health/live", "/q/health/ready", "/q/metrics", "/q/openapi")) {
-                assertThat(worker.probeStatus(path)).as(path).isEqualTo(200);
-                assertThat(worker.status(path)).as(path).isEqualTo(404);
-            }
-            assertThat(worker.probe("/q/metrics").body()).contains("sluice_dispatches_running");
+        WorkerProcess worker = untold();
+        assertThat(worker.status("/v1/dispatches")).isEqualTo(200);
+        assertThat(worker.logText()).doesNotContain(WARNING.substring(0, 30));
+        for (String path : List.of("/q/health", "/q/health/live", "/q/health/ready", "/q/metrics", "/q/openapi")) {
+            assertThat(worker.probeStatus(path)).as(path).isEqualTo(200);
+            assertThat(worker.status(path)).as(path).isEqualTo(404);
         }
+        assertThat(worker.probe("/q/metrics").body()).contains("sluice_dispatches_running");
     }
 
     /**
@@ -80,13 +97,12 @@ class ClosedByDefaultIT {
     @Test
     void theManagementPortListensOnLoopbackUnlessToldWhere() throws IOException {
         InetAddress outside = HostAddresses.outside();
-        try (WorkerProcess worker = WorkerProcess.start(WorkerProcess.environment("management-default", Map.of()))) {
-            assertThat(worker.probeStatus("/q/health/live")).isEqualTo(200);
-            assertThat(worker.probeStatusAt(outside, "/q/metrics"))
-                    .as("the management port at %s", outside)
-                    .isEmpty();
-            assertThat(worker.logText()).contains("Management interface listening on http://127.0.0.1:");
-        }
+        WorkerProcess loopback = untold();
+        assertThat(loopback.probeStatus("/q/health/live")).isEqualTo(200);
+        assertThat(loopback.probeStatusAt(outside, "/q/metrics"))
+                .as("the management port at %s", outside)
+                .isEmpty();
+        assertThat(loopback.logText()).contains("Management interface listening on http://127.0.0.1:");
         try (WorkerProcess worker = WorkerProcess.spawn(WorkerProcess.environment(
                 "management-told", Map.of("QUARKUS_MANAGEMENT_HOST", outside.getHostAddress())))) {
             await().atMost(Duration.ofSeconds(60))

@@ -34,7 +34,7 @@ class DispatchAttemptsIT {
     static Stream<Arguments> stores() {
         return Stream.of(
                 Arguments.of("h2", TestStores.h2()),
-                Arguments.of("postgresql", TestStores.postgres("sluice_queue_test")));
+                Arguments.of("postgresql", TestStores.postgres("sluice_attempts_test")));
     }
 
     private record Store(Jdbc jdbc, DispatchStore dispatches, DispatchTransitions transitions) {

@@ -36,8 +36,9 @@ import io.restassured.path.json.JsonPath;
  * complete or recovered and have counted what was written.
  *
  * <p>The fast-exiting flood and the huge stream are bounded for CI (50
- * containers, 256 MiB); {@code -Dsluice.pack.heavy=true} runs 200 and a
- * gibibyte. The burst of a hundred stays
+ * containers, 128 MiB: twice what the heap may keep of it, so a worker that
+ * held the stream fails as surely as with more); {@code -Dsluice.pack.heavy=true}
+ * runs 200 and a gibibyte. The burst of a hundred stays
  * whole: it is more dispatches than run slots (64) and many more than the
  * engine changes in flight (8).
  */
@@ -47,8 +48,8 @@ class DispatchLoadIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final boolean HEAVY = Boolean.getBoolean("sluice.pack.heavy");
     private static final int FAST_EXITING = HEAVY ? 200 : 50;
-    /** Stdout of the huge dispatch: 256 MiB, 64 times its cap, for CI; a gibibyte with the heavy pack. */
-    private static final long HUGE = HEAVY ? 1L << 30 : 256L << 20;
+    /** Stdout of the huge dispatch: 128 MiB, 32 times its cap, for CI; a gibibyte with the heavy pack. */
+    private static final long HUGE = HEAVY ? 1L << 30 : 128L << 20;
 
     private static final String THOUSAND_LINES;
 

@@ -220,9 +220,9 @@ public class ContainerRuntime implements ContainerInventory {
         }
     }
 
-    /** How containers of {@code network: none} are isolated and why, settled from {@code engineVersion} if not yet. */
-    NoneNetworkChoice.Choice noneNetworkChoice(String engineVersion) {
-        return noneNetwork.settle(engineVersion);
+    /** How containers of {@code network: none} are isolated and why, settled for {@code engine} if not yet. */
+    NoneNetworkChoice.Choice noneNetworkChoice(EngineIdentity engine) {
+        return noneNetwork.settle(engine);
     }
 
     /**

@@ -9,6 +9,11 @@
 #   scripts/test.sh --integration
 #                            the whole suite without the fast lane's tests, for
 #                            a run that has just passed them (.ci/run).
+#   scripts/test.sh --podman the integration tests of the second engine: a
+#                            subset (PODMAN_TESTS below) and the @Tag("podman")
+#                            tests against Podman's Docker-compatible API, which
+#                            scripts/podman.sh installs and starts beside
+#                            dockerd (docs/operations.md, "Engines"; ADR 0078).
 #
 # The whole suite brings up what it needs first: a Docker engine
 # and the test agent image (scripts/docker-engine.sh), a test registry holding
@@ -23,7 +28,7 @@
 # both stores all run; none is skipped for want of Docker, PostgreSQL, Node or
 # kubectl.
 #
-# Usage: scripts/test.sh [--fast | --integration] [extra Maven arguments]
+# Usage: scripts/test.sh [--fast | --integration | --podman] [extra Maven arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +39,7 @@ lane=full
 case "${1:-}" in
   --fast) lane=fast; shift ;;
   --integration) lane=integration; shift ;;
+  --podman) lane=podman; shift ;;
 esac
 
 if [ "$lane" = fast ]; then
@@ -41,6 +47,23 @@ if [ "$lane" = fast ]; then
   # engine instead of the scripted one fails here rather than passing by luck.
   export SLUICE_DOCKER_HOST=unix:///nonexistent/sluice-fast-lane/docker.sock
   exec ./mvnw -B -ntp test "$@"
+fi
+
+if [ "$lane" = podman ]; then
+  # Lifecycle, cancel, timeout and kill, the hardening flags as inspected, the user and log ranges
+  # (DispatchLifecycleIT); the witness (WitnessIT); reconciliation after a worker's restart
+  # (CrashRecoveryIT's restarts); 64 MiB byte for byte and the refusals (PodmanEngineIT).
+  podman_tests='DispatchLifecycleIT,WitnessIT,CrashRecoveryIT#queuedAndRunningDispatchesSurviveASigkill+aResultReadBackFromTheLogAfterARestartCarriesTheDigestsOfALiveCapture+whatOutlastsTheDrainPeriodIsLeftForReconciliation,PodmanEngineIT'
+  host=$(scripts/podman.sh) || die "no Podman engine could be had (scripts/podman.sh)"
+  export DOCKER_HOST=$host SLUICE_DOCKER_HOST=$host
+  # Podman ignores a container's runtime, so the test profile's runtimes would make every worker refuse to start.
+  export SLUICE_CONTAINER_RUNTIMES=
+  for id in sluice-test sluice-test-1 sluice-test-2; do
+    stale=$(docker ps -aq --filter label=dev.sluice.worker-id=$id)
+    [ -z "$stale" ] || docker rm -f $stale >/dev/null
+  done
+  exec ./mvnw -B -ntp verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dsluice.it.excluded-groups=engine-wide -Dit.test="$podman_tests" "$@"
 fi
 
 scripts/docker-engine.sh

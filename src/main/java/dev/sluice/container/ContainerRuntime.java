@@ -350,8 +350,17 @@ public class ContainerRuntime implements ContainerInventory {
                 name -> passwd.uid(image.id(), name, spec.labels(), imageVolumes(image, Optional.empty())));
     }
 
-    /** Rotation within the stated budget; compression only where the driver knows the option. */
+    /**
+     * Rotation within the stated budget; compression only where the driver
+     * knows the option. Podman keeps one file, which it empties when it
+     * reaches {@code max-size}, and ignores {@code max-file} and
+     * {@code compress}: it is given the whole budget as that one file's size
+     * (ADR 0078).
+     */
     private Map<String, String> logOptions() {
+        if (clients.knownPodman()) {
+            return Map.of("max-size", Long.toString(config.logMaxSize().asLongValue() * config.logMaxFiles()));
+        }
         Map<String, String> options = new HashMap<>();
         options.put("max-size", Long.toString(config.logMaxSize().asLongValue()));
         options.put("max-file", Integer.toString(config.logMaxFiles()));

@@ -185,6 +185,16 @@ public final class DockerClients implements AutoCloseable {
         return known;
     }
 
+    /**
+     * Whether the engine has said it is Podman, without asking it: a worker's
+     * engine monitor asks {@link #identity} before the engine counts as up, so
+     * every dispatch's container is made knowing it.
+     */
+    boolean knownPodman() {
+        EngineIdentity known = identity;
+        return known != null && known.podman();
+    }
+
     @Override
     public void close() {
         attachThreads.shutdownNow();

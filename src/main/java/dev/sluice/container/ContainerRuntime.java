@@ -435,7 +435,15 @@ public class ContainerRuntime implements ContainerInventory {
         return mounts;
     }
 
-    private static String owner(Optional<ContainerUser.RunAs> user) {
+    /**
+     * The tmpfs options that give it to the user: Podman refuses {@code uid}
+     * and {@code gid} for a tmpfs ("unknown mount option"), and its {@code U}
+     * gives it to the container's user, which is this one (ADR 0078).
+     */
+    private String owner(Optional<ContainerUser.RunAs> user) {
+        if (clients.knownPodman()) {
+            return user.map(u -> ",U").orElse("");
+        }
         return user.map(u -> ",uid=" + u.uid() + ",gid=" + u.gid()).orElse("");
     }
 

@@ -9,6 +9,11 @@
 #   scripts/test.sh --integration
 #                            the whole suite without the fast lane's tests, for
 #                            a run that has just passed them (.ci/run).
+#   scripts/test.sh --podman the integration tests of the second engine: a
+#                            subset (PODMAN_TESTS below) and the @Tag("podman")
+#                            tests against Podman's Docker-compatible API, which
+#                            scripts/podman.sh installs and starts beside
+#                            dockerd (docs/operations.md, "Engines"; ADR 0078).
 #
 # The whole suite brings up what it needs first: a Docker engine
 # and the test agent image (scripts/docker-engine.sh), a test registry holding
@@ -27,7 +32,7 @@
 # skipped test fails it unless src/test/skipped-tests.txt lists it with its
 # reason.
 #
-# Usage: scripts/test.sh [--fast | --integration] [extra Maven arguments]
+# Usage: scripts/test.sh [--fast | --integration | --podman] [extra Maven arguments]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh" test
 cd "$(dirname "$0")/.."
@@ -36,6 +41,7 @@ lane=full
 case "${1:-}" in
   --fast) lane=fast; shift ;;
   --integration) lane=integration; shift ;;
+  --podman) lane=podman; shift ;;
 esac
 
 # Reports older than this are earlier runs' (target/ keeps them).
@@ -48,6 +54,25 @@ if [ "$lane" = fast ]; then
   export SLUICE_DOCKER_HOST=unix:///nonexistent/sluice-fast-lane/docker.sock
   ./mvnw -B -ntp test "$@"
   scripts/skipped-tests.sh --newer "$started" target/surefire-reports
+  exit 0
+fi
+
+if [ "$lane" = podman ]; then
+  # Lifecycle, cancel, timeout and kill, the hardening flags as inspected, the user and log ranges
+  # (DispatchLifecycleIT); the witness (WitnessIT); reconciliation after a worker's restart
+  # (CrashRecoveryIT's restarts); 64 MiB byte for byte and the refusals (PodmanEngineIT).
+  podman_tests='DispatchLifecycleIT,WitnessIT,CrashRecoveryIT#queuedAndRunningDispatchesSurviveASigkill+aResultReadBackFromTheLogAfterARestartCarriesTheDigestsOfALiveCapture+whatOutlastsTheDrainPeriodIsLeftForReconciliation,PodmanEngineIT'
+  host=$(scripts/podman.sh) || die "no Podman engine could be had (scripts/podman.sh)"
+  export DOCKER_HOST=$host SLUICE_DOCKER_HOST=$host
+  # Podman ignores a container's runtime, so the test profile's runtimes would make every worker refuse to start.
+  export SLUICE_CONTAINER_RUNTIMES=
+  for id in sluice-test sluice-test-1 sluice-test-2; do
+    stale=$(docker ps -aq --filter label=dev.sluice.worker-id=$id)
+    [ -z "$stale" ] || docker rm -f $stale >/dev/null
+  done
+  ./mvnw -B -ntp verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+    -Dsluice.it.excluded-groups=engine-wide -Dit.test="$podman_tests" "$@"
+  scripts/skipped-tests.sh --newer "$started" target/failsafe-reports
   exit 0
 fi
 

@@ -7,8 +7,6 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
-import com.github.dockerjava.api.model.Version;
-
 import dev.sluice.concurrent.Jobs;
 import dev.sluice.concurrent.WarmUp;
 import io.quarkus.scheduler.Scheduled;
@@ -55,6 +53,9 @@ class ContainerJobs {
             if (engine.check().available() && !versionSaid) {
                 versionSaid = true; // once: an engine that will not say its version is not asked on every tick
                 sayVersion();
+            } else if (!versionSaid && engine.refusal().isPresent()) {
+                versionSaid = true; // an engine first met after start that cannot serve this worker (ADR 0078)
+                LOG.error(engine.refusal().get() + "; the engine stays down for this worker");
             }
         });
     }
@@ -66,10 +67,9 @@ class ContainerJobs {
      * deadlock.
      */
     private void sayVersion() {
-        Version version = clients.control().versionCmd().exec();
-        NoneNetworkChoice.Choice choice = runtime.noneNetworkChoice(version.getVersion());
-        String line =
-                "Docker engine " + version.getVersion() + ", API " + version.getApiVersion() + "; " + choice.describe();
+        EngineIdentity engine = clients.identity();
+        NoneNetworkChoice.Choice choice = runtime.noneNetworkChoice(engine);
+        String line = engine.describe() + "; " + choice.describe();
         if (choice.warn()) {
             LOG.warn(line);
         } else {

@@ -4,13 +4,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.LogConfig;
-import com.github.dockerjava.api.model.VersionComponent;
 import com.github.dockerjava.transport.DockerHttpClient;
 
 import dev.sluice.output.MaskedRange;
@@ -26,12 +24,6 @@ import dev.sluice.output.SecretMasker;
 public class ContainerLogs {
 
     private final DockerClients clients;
-
-    /**
-     * The engine's name for itself, asked once: it changes only with the engine
-     * behind the socket, and Docker runs its runtime's binary to answer.
-     */
-    private volatile String engine;
 
     public ContainerLogs(DockerClients clients) {
         this.clients = clients;
@@ -204,24 +196,7 @@ public class ContainerLogs {
         String driver =
                 log == null || log.getType() == null ? "" : log.getType().getType();
         Map<String, String> options = log == null || log.getConfig() == null ? Map.of() : log.getConfig();
-        return new LogSetup(engine(), driver, Set.copyOf(options.keySet()));
-    }
-
-    private String engine() {
-        String name = engine;
-        if (name == null) {
-            List<VersionComponent> components;
-            try {
-                components = clients.control().versionCmd().exec().getComponents();
-            } catch (RuntimeException e) {
-                throw ContainerException.from("version", e);
-            }
-            // The engine lists itself first (Docker and Podman alike), then what it runs on.
-            VersionComponent first = components == null || components.isEmpty() ? null : components.get(0);
-            name = first == null || first.getName() == null ? "" : first.getName();
-            engine = name;
-        }
-        return name;
+        return new LogSetup(clients.identity().name(), driver, Set.copyOf(options.keySet()));
     }
 
     /** Feeds both streams, whole, from the start of the runtime's log into the sink. */

@@ -57,13 +57,19 @@ class ContainerProducer {
     /** Probes of calls that were timing out run on a thread of their own: one may take the whole call timeout. */
     @Produces
     @Singleton
-    EngineMonitor engineMonitor(DockerClients clients, Clock clock, DockerConfig config) {
+    EngineMonitor engineMonitor(DockerClients clients, Clock clock, DockerConfig config, ContainerConfig container) {
         EngineMonitor monitor = new EngineMonitor(
                 clients,
                 config.pingTimeout(),
                 Executors.newSingleThreadExecutor(Threads.named("docker-probe-")),
-                clock);
+                clock,
+                engine -> engine.refusal(container));
         monitor.check();
+        // An engine that answers at start and cannot do what the configuration asks: the worker does not start.
+        monitor.refusal().ifPresent(refusal -> {
+            LOG.error(refusal);
+            throw new IllegalStateException(refusal);
+        });
         return monitor;
     }
 }

@@ -220,9 +220,9 @@ public class ContainerRuntime implements ContainerInventory {
         }
     }
 
-    /** How containers of {@code network: none} are isolated and why, settled from {@code engineVersion} if not yet. */
-    NoneNetworkChoice.Choice noneNetworkChoice(String engineVersion) {
-        return noneNetwork.settle(engineVersion);
+    /** How containers of {@code network: none} are isolated and why, settled for {@code engine} if not yet. */
+    NoneNetworkChoice.Choice noneNetworkChoice(EngineIdentity engine) {
+        return noneNetwork.settle(engine);
     }
 
     /**
@@ -350,8 +350,17 @@ public class ContainerRuntime implements ContainerInventory {
                 name -> passwd.uid(image.id(), name, spec.labels(), imageVolumes(image, Optional.empty())));
     }
 
-    /** Rotation within the stated budget; compression only where the driver knows the option. */
+    /**
+     * Rotation within the stated budget; compression only where the driver
+     * knows the option. Podman keeps one file, which it empties when it
+     * reaches {@code max-size}, and ignores {@code max-file} and
+     * {@code compress}: it is given the whole budget as that one file's size
+     * (ADR 0078).
+     */
     private Map<String, String> logOptions() {
+        if (clients.knownPodman()) {
+            return Map.of("max-size", Long.toString(config.logMaxSize().asLongValue() * config.logMaxFiles()));
+        }
         Map<String, String> options = new HashMap<>();
         options.put("max-size", Long.toString(config.logMaxSize().asLongValue()));
         options.put("max-file", Integer.toString(config.logMaxFiles()));
@@ -426,7 +435,15 @@ public class ContainerRuntime implements ContainerInventory {
         return mounts;
     }
 
-    private static String owner(Optional<ContainerUser.RunAs> user) {
+    /**
+     * The tmpfs options that give it to the user: Podman refuses {@code uid}
+     * and {@code gid} for a tmpfs ("unknown mount option"), and its {@code U}
+     * gives it to the container's user, which is this one (ADR 0078).
+     */
+    private String owner(Optional<ContainerUser.RunAs> user) {
+        if (clients.knownPodman()) {
+            return user.map(u -> ",U").orElse("");
+        }
         return user.map(u -> ",uid=" + u.uid() + ",gid=" + u.gid()).orElse("");
     }
 

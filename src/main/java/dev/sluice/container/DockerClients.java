@@ -51,6 +51,9 @@ public final class DockerClients implements AutoCloseable {
     private final Consumer<EngineCall> observed;
     private final SharedMapper shared;
 
+    /** The engine's name for itself and its version, asked once (ADR 0078); null until it has answered. */
+    private volatile EngineIdentity identity;
+
     private DockerClients(DockerClientConfig clientConfig, DockerConfig config, Consumer<EngineCall> observed) {
         this.host = clientConfig.getDockerHost();
         // One thread closes the connections of calls that overran; cancelled deadlines leave its queue at once.
@@ -161,6 +164,35 @@ public final class DockerClients implements AutoCloseable {
 
     public URI host() {
         return host;
+    }
+
+    /**
+     * Which engine answers, asked of {@code /version} the first time (within the
+     * call deadline) and kept: what differs between engines is chosen from it
+     * once (ADR 0078). Until the engine has answered, each call asks again, and
+     * fails as that call failed.
+     */
+    public EngineIdentity identity() {
+        EngineIdentity known = identity;
+        if (known == null) {
+            try {
+                known = EngineIdentity.of(control.versionCmd().exec());
+            } catch (RuntimeException e) {
+                throw ContainerException.from("version", e);
+            }
+            identity = known;
+        }
+        return known;
+    }
+
+    /**
+     * Whether the engine has said it is Podman, without asking it: a worker's
+     * engine monitor asks {@link #identity} before the engine counts as up, so
+     * every dispatch's container is made knowing it.
+     */
+    boolean knownPodman() {
+        EngineIdentity known = identity;
+        return known != null && known.podman();
     }
 
     @Override

@@ -3,9 +3,11 @@ package dev.sluice.container;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import com.github.dockerjava.transport.DockerHttpClient;
 
@@ -22,6 +24,10 @@ import com.github.dockerjava.transport.DockerHttpClient;
  * down even while it answers its ping, until {@link EngineCalls} says they are
  * answered again; while they are not, each check sends a probe (a listing of
  * at most one container) so that recovery does not wait for other traffic.
+ *
+ * <p>The first time the engine answers its ping it is asked which engine it
+ * is (ADR 0078); one that cannot do what the configuration asks of it stays
+ * down for good, the refusal as its problem, and no dispatch starts on it.
  */
 public class EngineMonitor {
 
@@ -50,10 +56,28 @@ public class EngineMonitor {
     private final Clock clock;
     private final AtomicReference<Availability> lastPing;
     private final AtomicBoolean probing = new AtomicBoolean();
+    private final Function<EngineIdentity, Optional<String>> fit;
     private int slowPings;
+
+    /** Why the engine cannot serve this worker, once it has said which it is; null until then. */
+    private volatile Optional<String> unfit;
 
     /** @param prober runs the probes, which may take up to the call timeout */
     public EngineMonitor(DockerClients clients, Duration pingTimeout, Executor prober, Clock clock) {
+        this(clients, pingTimeout, prober, clock, null);
+    }
+
+    /**
+     * @param fit why an engine cannot serve this worker ({@link EngineIdentity#refusal}); empty when it can;
+     *            null asks the engine nothing of which it is
+     */
+    public EngineMonitor(
+            DockerClients clients,
+            Duration pingTimeout,
+            Executor prober,
+            Clock clock,
+            Function<EngineIdentity, Optional<String>> fit) {
+        this.fit = fit;
         this.clients = clients;
         this.pingTimeout = pingTimeout;
         this.prober = prober;
@@ -75,9 +99,12 @@ public class EngineMonitor {
         try (DockerHttpClient.Response answer = clients.pingHttp().execute(PING)) {
             slowPings = 0;
             int status = answer.getStatusCode();
-            return status == 200
-                    ? new Availability(true, null, false, clock.instant())
-                    : new Availability(false, "Docker engine answered its ping with " + status, false, clock.instant());
+            if (status != 200) {
+                return new Availability(
+                        false, "Docker engine answered its ping with " + status, false, clock.instant());
+            }
+            return unfit().map(refusal -> new Availability(false, refusal, false, clock.instant()))
+                    .orElseGet(() -> new Availability(true, null, false, clock.instant()));
         } catch (RuntimeException e) {
             ContainerException failure = ContainerException.from("ping", e);
             if (!failure.timedOut()) {
@@ -90,6 +117,25 @@ public class EngineMonitor {
             return new Availability(
                     slowPings < SLOW_PINGS_TO_DOWN && lastPing.get().available(), problem, false, clock.instant());
         }
+    }
+
+    /** Why the engine cannot serve this worker, judged the first time it says which it is (ADR 0078). */
+    private Optional<String> unfit() {
+        Optional<String> judged = unfit;
+        if (judged == null) {
+            if (fit == null) {
+                return Optional.empty();
+            }
+            judged = fit.apply(clients.identity()); // a failed answer is thrown, and asked again next time
+            unfit = judged;
+        }
+        return judged;
+    }
+
+    /** Why the engine cannot serve this worker; empty while it can, or has not yet said which engine it is. */
+    public Optional<String> refusal() {
+        Optional<String> judged = unfit;
+        return judged == null ? Optional.empty() : judged;
     }
 
     /** One call through the control client at a time; the client records its answer or its timeout. */

@@ -8,9 +8,10 @@ import dev.sluice.container.EngineVersions.NetworkController;
 /**
  * How containers of {@code network: none} are isolated (ADR 0047): as
  * {@code sluice.container.none-network} says, or, when it says {@code auto},
- * from the engine's version, asked once at start. Docker's own {@code none}
- * network wherever the engine does not have the network controller's deadlock;
- * the bare namespace, and with it the worker's hosts file, only where it does.
+ * from the engine's identity and version, asked once at start. The engine's
+ * own {@code none} network wherever the engine does not have Docker's network
+ * controller's deadlock (Podman never has it, ADR 0078); the bare namespace,
+ * and with it the worker's hosts file, only where it does.
  * Once made, the choice holds for the worker's life: containers of one worker
  * never differ in it.
  */
@@ -55,27 +56,39 @@ final class NoneNetworkChoice {
             return setting == NoneNetwork.BARE;
         }
         Choice choice = made.get();
-        return choice != null ? choice.bare() : settle(engineVersion()).bare();
+        return choice != null ? choice.bare() : settle(engine()).bare();
     }
 
     /**
-     * The choice in effect, made from {@code version} if none was made yet:
+     * The choice in effect, made for {@code engine} if none was made yet:
      * an engine restarted into another version meanwhile does not change it.
      */
-    Choice settle(String version) {
+    Choice settle(EngineIdentity engine) {
         if (setting != NoneNetwork.AUTO) {
-            return choose(setting, version);
+            return choose(setting, engine);
         }
-        made.compareAndSet(null, choose(NoneNetwork.AUTO, version));
+        made.compareAndSet(null, choose(NoneNetwork.AUTO, engine));
         return made.get();
     }
 
-    private String engineVersion() {
-        try {
-            return clients.control().versionCmd().exec().getVersion();
-        } catch (RuntimeException e) {
-            throw ContainerException.from("version", e);
+    private EngineIdentity engine() {
+        return clients.identity();
+    }
+
+    /**
+     * What {@code setting} makes of {@code engine}: Podman's compatible API,
+     * under {@code auto}, gets its own none network (it has none of Docker's
+     * network controller, ADR 0078); Docker's engine is judged by its version.
+     */
+    static Choice choose(NoneNetwork setting, EngineIdentity engine) {
+        if (setting == NoneNetwork.AUTO && engine.podman()) {
+            return new Choice(
+                    false,
+                    ": the engine is Podman, which has none of Docker's network controller; " + SETTING
+                            + "=auto (ADR 0078)",
+                    false);
         }
+        return choose(setting, engine.version());
     }
 
     /** What {@code setting} makes of an engine of {@code version}. */

@@ -18,7 +18,9 @@ import com.github.dockerjava.api.model.Driver;
  * given to the out-directory only where it was taken; elsewhere the volume
  * is unbounded and the worker says so once. An engine that does not answer
  * settles nothing: the create that asked fails as its own call would have,
- * within the call deadline, and the next create asks again.
+ * within the call deadline, and the next create asks again. Podman is not
+ * asked: it takes the size at create anywhere and fails every mount of the
+ * volume where it cannot keep it (ADR 0078).
  */
 final class VolumeQuota {
 
@@ -50,6 +52,14 @@ final class VolumeQuota {
     private synchronized boolean probe() {
         if (bounded != null) {
             return bounded;
+        }
+        if (clients.identity().podman()) {
+            // Podman takes a size at create on any filesystem and fails the mount of every container later
+            // ("wrong fs type, bad option"): a create proves nothing there (ADR 0078).
+            LOG.warnf("the out-directory's volume is not bounded: the engine is Podman, whose volume size the worker"
+                    + " does not ask for (ADR 0078); see docs/operations.md, \"Disk\"");
+            bounded = false;
+            return false;
         }
         String name = "sluice-quota-probe-" + UUID.randomUUID();
         try {

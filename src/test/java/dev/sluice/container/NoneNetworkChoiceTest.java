@@ -68,15 +68,33 @@ class NoneNetworkChoiceTest {
     @Test
     void autoSettlesOnceAndTheSettingNeedsNoEngine() {
         NoneNetworkChoice auto = new NoneNetworkChoice(NoneNetwork.AUTO, null);
-        assertThat(auto.settle("20.10.24+dfsg1").bare()).isTrue();
-        assertThat(auto.settle("27.3.1").bare()).isTrue();
+        assertThat(auto.settle(docker("20.10.24+dfsg1")).bare()).isTrue();
+        assertThat(auto.settle(docker("27.3.1")).bare()).isTrue();
         assertThat(auto.bare()).isTrue();
 
         NoneNetworkChoice later = new NoneNetworkChoice(NoneNetwork.AUTO, null);
-        assertThat(later.settle("27.3.1").bare()).isFalse();
+        assertThat(later.settle(docker("27.3.1")).bare()).isFalse();
         assertThat(later.bare()).isFalse();
 
         assertThat(new NoneNetworkChoice(NoneNetwork.BARE, null).bare()).isTrue();
         assertThat(new NoneNetworkChoice(NoneNetwork.DOCKER, null).bare()).isFalse();
+    }
+
+    /** Podman's compatible API gets its own none network under auto, whatever its version says of Docker's lines. */
+    @Test
+    void podmanUnderAutoGetsItsOwnNoneNetwork() {
+        NoneNetworkChoice.Choice choice =
+                NoneNetworkChoice.choose(NoneNetwork.AUTO, new EngineIdentity("Podman Engine", "4.3.1", "1.41"));
+        assertThat(choice.bare()).isFalse();
+        assertThat(choice.describe())
+                .isEqualTo("containers of network none get the engine's none network: the engine is Podman, which"
+                        + " has none of Docker's network controller; sluice.container.none-network=auto (ADR 0078)");
+        assertThat(NoneNetworkChoice.choose(NoneNetwork.AUTO, docker("4.3.1")).bare())
+                .as("a Docker engine of that version")
+                .isTrue();
+    }
+
+    private static EngineIdentity docker(String version) {
+        return new EngineIdentity("Engine", version, "1.41");
     }
 }

@@ -35,7 +35,7 @@ class ArchitectureTest {
             List.of("actions"),
             List.of("group", "events", "metrics", "health"),
             List.of("run"),
-            List.of("workspace"),
+            List.of("workspace", "image"),
             List.of("logs", "callback"),
             List.of("record"),
             List.of("artifact", "report", "summary"),
@@ -166,11 +166,11 @@ class ArchitectureTest {
         return List.of(
                 noClasses()
                         .that()
-                        .resideOutsideOfPackage("dev.sluice.container..")
+                        .resideOutsideOfPackages("dev.sluice.container..", "dev.sluice.image..")
                         .should()
                         .dependOnClassesThat()
                         .resideInAnyPackage("com.github.dockerjava..")
-                        .because("the engine's types stay inside container, which wraps docker-java"),
+                        .because("the engine's types stay inside container and image, which wrap docker-java"),
                 noClasses()
                         .that()
                         .resideOutsideOfPackage("dev.sluice.store..")

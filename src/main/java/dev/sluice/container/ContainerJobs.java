@@ -11,6 +11,9 @@ import com.github.dockerjava.api.model.Version;
 
 import dev.sluice.concurrent.Jobs;
 import dev.sluice.concurrent.WarmUp;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.engine.EngineMonitor;
+import dev.sluice.container.sandbox.NoneNetworkChoice;
 import io.quarkus.scheduler.Scheduled;
 
 /**

@@ -11,6 +11,11 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Threads;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.engine.DockerConfig;
+import dev.sluice.container.engine.EngineCall;
+import dev.sluice.container.engine.EngineMonitor;
+import dev.sluice.container.sandbox.ContainerConfig;
 
 class ContainerProducer {
 
@@ -40,12 +45,6 @@ class ContainerProducer {
     @Singleton
     EngineWarmUp engineWarmUp(ContainerRuntime runtime, DockerClients clients, DockerConfig config) {
         return new EngineWarmUp(runtime, clients, config.callTimeout());
-    }
-
-    @Produces
-    @Singleton
-    EngineImages engineImages(DockerClients clients) {
-        return new EngineImages(clients);
     }
 
     @Produces

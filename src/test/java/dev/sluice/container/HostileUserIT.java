@@ -20,6 +20,10 @@ import com.github.dockerjava.api.model.EventType;
 import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.api.model.Volumes;
 
+import dev.sluice.container.engine.ArchiveUpload;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.sandbox.ImagePasswd;
+import dev.sluice.container.sandbox.Labels;
 import dev.sluice.testsupport.EngineEvents;
 import dev.sluice.testsupport.EngineWide;
 import dev.sluice.testsupport.TestDocker;

@@ -9,7 +9,7 @@
 # statically: with musl-gcc when there is one (a small binary), else with the
 # system compiler and -static. On Debian, as root, musl-tools is installed
 # when musl-gcc is missing. The Maven build runs this in generate-resources so
-# the binary is the classpath resource dev/sluice/container/sluice-witness.
+# the binary is the classpath resource dev/sluice/container/files/sluice-witness.
 # Given a SOURCE, it builds that program the same way instead: the tests'
 # hostile agent (src/test/c/attack.c) runs FROM scratch too.
 #

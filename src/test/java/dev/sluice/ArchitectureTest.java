@@ -12,7 +12,9 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -33,10 +35,12 @@ import dev.sluice.mcp.PlantedDoorImport;
 import dev.sluice.record.PlantedUpwardImport;
 
 /**
- * The package order and the rules that keep it (ADR 0046), checked on the
+ * The package order and the rules that keep it (ADR 0077), checked on the
  * compiled classes. Each layer may use the layers below it and never one above
  * it or a peer: the two doors never use each other, the run never reaches up to
- * the actions, the record never knows who runs it.
+ * the actions, the record never knows who runs it. Inside {@code container},
+ * each part uses only the parts it is allowed, and none uses the root that
+ * puts them together; images have one home, {@code image}.
  */
 class ArchitectureTest {
 
@@ -46,7 +50,7 @@ class ArchitectureTest {
             List.of("actions"),
             List.of("group", "events", "metrics", "health"),
             List.of("run"),
-            List.of("workspace"),
+            List.of("workspace", "image"),
             List.of("logs", "callback"),
             List.of("record"),
             List.of("artifact", "report", "summary"),
@@ -55,6 +59,32 @@ class ArchitectureTest {
             List.of("output"),
             List.of("store"),
             List.of("concurrent", "hashing", "io", "json", "outbound", "trace"));
+
+    /**
+     * The parts of {@code container}, bottom first, each with the parts it may
+     * use; the container root ({@code dev.sluice.container} itself) may use them
+     * all, and none of them uses it.
+     */
+    static final Map<String, List<String>> CONTAINER_PARTS = containerParts();
+
+    private static Map<String, List<String>> containerParts() {
+        Map<String, List<String>> parts = new LinkedHashMap<>();
+        parts.put("engine", List.of());
+        parts.put("stream", List.of("engine"));
+        parts.put("sandbox", List.of("engine"));
+        parts.put("files", List.of("engine", "sandbox"));
+        return parts;
+    }
+
+    /**
+     * docker-java's pulls, registry logins and image removals: only {@code image}
+     * uses them, and {@code container.engine}, whose clients carry the
+     * engine's registry settings.
+     */
+    static final String IMAGE_COMMANDS =
+            "com\\.github\\.dockerjava\\.(api\\.command\\.(PullImage|RemoveImage|ListImages"
+                    + "|PushImage|TagImage|Auth)\\w*|api\\.model\\.(AuthConfig|AuthConfigurations|AuthResponse|PullResponseItem"
+                    + "|PushResponseItem)|core\\.command\\.(PullImage|RemoveImage|ListImages|PushImage|TagImage|Auth)\\w*)(\\$.*)?";
 
     static final String[] DOORS = {"dev.sluice.api..", "dev.sluice.mcp.."};
 
@@ -113,6 +143,19 @@ class ArchitectureTest {
     }
 
     @Test
+    void everyContainerPackageIsAPart() {
+        List<String> parts = MAIN.stream()
+                .map(JavaClass::getPackageName)
+                .filter(name -> name.startsWith("dev.sluice.container."))
+                .map(name -> name.substring("dev.sluice.container.".length()).replaceFirst("\\..*", ""))
+                .distinct()
+                .toList();
+        assertThat(CONTAINER_PARTS.keySet())
+                .as("container packages that are no part")
+                .containsAll(parts);
+    }
+
+    @Test
     void layersUseOnlyTheLayersBelow() {
         for (ArchRule rule : layerRules()) {
             rule.check(MAIN);
@@ -122,6 +165,28 @@ class ArchitectureTest {
     @Test
     void packagesHaveNoCycles() {
         noCycles().check(MAIN);
+    }
+
+    @Test
+    void containerPartsUseOnlyTheirAllowedParts() {
+        for (ArchRule rule : containerPartRules()) {
+            rule.check(MAIN);
+        }
+    }
+
+    @Test
+    void containerPartsHaveNoCycles() {
+        noContainerPartCycles().check(MAIN);
+    }
+
+    @Test
+    void containerNeverUsesImage() {
+        containerWithoutImage().check(MAIN);
+    }
+
+    @Test
+    void pullsAndRegistryLoginsStayInImage() {
+        imageCommandsInImage().check(MAIN);
     }
 
     @Test
@@ -172,6 +237,12 @@ class ArchitectureTest {
         for (ArchRule rule : wrappedLibraries()) {
             assertViolated(Stream.of(rule.evaluate(PLANTED)));
         }
+        for (ArchRule rule : containerPartRules()) {
+            assertViolated(Stream.of(rule.evaluate(PLANTED)));
+        }
+        assertViolated(Stream.of(noContainerPartCycles().evaluate(PLANTED)));
+        assertViolated(Stream.of(containerWithoutImage().evaluate(PLANTED)));
+        assertViolated(Stream.of(imageCommandsInImage().evaluate(PLANTED)));
     }
 
     private static void assertViolated(Stream<EvaluationResult> results) {
@@ -309,6 +380,51 @@ class ArchitectureTest {
         return LAYERS.subList(layer + 1, LAYERS.size()).toString();
     }
 
+    /** One rule per part: it uses neither the container root nor a part it is not allowed. */
+    static List<ArchRule> containerPartRules() {
+        List<ArchRule> rules = new ArrayList<>();
+        CONTAINER_PARTS.forEach((part, allowed) -> {
+            List<String> forbidden = new ArrayList<>(List.of("dev.sluice.container"));
+            CONTAINER_PARTS.keySet().stream()
+                    .filter(p -> !p.equals(part) && !allowed.contains(p))
+                    .map(p -> "dev.sluice.container." + p + "..")
+                    .forEach(forbidden::add);
+            rules.add(noClasses()
+                    .that()
+                    .resideInAPackage("dev.sluice.container." + part + "..")
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(forbidden.toArray(String[]::new))
+                    .because("container." + part + " may use only " + allowed
+                            + " among the container packages, and never the container root"));
+        });
+        return rules;
+    }
+
+    static ArchRule noContainerPartCycles() {
+        return slices().matching("dev.sluice.container.(*)..").should().beFreeOfCycles();
+    }
+
+    static ArchRule containerWithoutImage() {
+        return noClasses()
+                .that()
+                .resideInAPackage("dev.sluice.container..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.sluice.image..")
+                .because("images sit above the container: what a container needs of an image is handed to it");
+    }
+
+    static ArchRule imageCommandsInImage() {
+        return noClasses()
+                .that()
+                .resideOutsideOfPackages("dev.sluice.image..", "dev.sluice.container.engine..")
+                .should()
+                .dependOnClassesThat()
+                .haveNameMatching(IMAGE_COMMANDS)
+                .because("pulls, registry credentials and image removals have one home, image");
+    }
+
     static ArchRule noCycles() {
         return slices().matching("dev.sluice.(*)..").should().beFreeOfCycles();
     }
@@ -330,11 +446,11 @@ class ArchitectureTest {
         return List.of(
                 noClasses()
                         .that()
-                        .resideOutsideOfPackage("dev.sluice.container..")
+                        .resideOutsideOfPackages("dev.sluice.container..", "dev.sluice.image..")
                         .should()
                         .dependOnClassesThat()
                         .resideInAnyPackage("com.github.dockerjava..")
-                        .because("the engine's types stay inside container, which wraps docker-java"),
+                        .because("the engine's types stay inside container and image, which wrap docker-java"),
                 noClasses()
                         .that()
                         .resideOutsideOfPackage("dev.sluice.store..")

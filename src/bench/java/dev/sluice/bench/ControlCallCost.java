@@ -15,7 +15,7 @@ import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import com.github.dockerjava.transport.DockerHttpClient;
 
-import dev.sluice.container.DockerClients;
+import dev.sluice.container.engine.DockerClients;
 import dev.sluice.testsupport.TestDocker;
 
 /**

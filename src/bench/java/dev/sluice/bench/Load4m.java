@@ -35,8 +35,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.sluice.container.ContainerConfig;
-import dev.sluice.container.Labels;
+import dev.sluice.container.sandbox.ContainerConfig;
+import dev.sluice.container.sandbox.Labels;
 import dev.sluice.record.DispatchConfig;
 import dev.sluice.testsupport.ExpectedStream;
 import dev.sluice.testsupport.TestDocker;

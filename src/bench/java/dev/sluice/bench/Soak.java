@@ -21,11 +21,11 @@ import java.util.concurrent.Future;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerRuntime;
-import dev.sluice.container.ContainerSpec;
-import dev.sluice.container.DockerClients;
-import dev.sluice.container.Labels;
+import dev.sluice.container.engine.ContainerException;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.sandbox.ContainerSpec;
+import dev.sluice.container.sandbox.Labels;
 import dev.sluice.testsupport.ExpectedStream;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.TestDocker;

@@ -20,11 +20,11 @@ import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import com.github.dockerjava.transport.DockerHttpClient;
 import com.github.dockerjava.zerodep.ZerodepDockerHttpClient;
 
-import dev.sluice.container.Attachment;
 import dev.sluice.container.ContainerRuntime;
-import dev.sluice.container.ContainerSpec;
-import dev.sluice.container.DockerClients;
-import dev.sluice.container.OutputSink;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.sandbox.ContainerSpec;
+import dev.sluice.container.stream.Attachment;
+import dev.sluice.container.stream.OutputSink;
 import dev.sluice.output.MarkerNonce;
 import dev.sluice.output.OutputCollector;
 import dev.sluice.output.SecretMasker;

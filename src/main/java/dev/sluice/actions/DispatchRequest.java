@@ -9,7 +9,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.sluice.actions.reading.BodyLimits;
-import dev.sluice.container.ImageName;
+import dev.sluice.image.ImageName;
 import dev.sluice.workspace.WorkspaceRequest;
 
 /**

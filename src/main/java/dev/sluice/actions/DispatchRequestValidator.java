@@ -17,14 +17,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.actions.reading.BodyLimits;
 import dev.sluice.callback.CallbackService;
-import dev.sluice.container.ContainerConfig;
+import dev.sluice.container.sandbox.ContainerConfig;
+import dev.sluice.image.ImagesConfig;
 import dev.sluice.output.OutputFormat;
 import dev.sluice.record.DispatchConfig;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.OutputCaps;
 import dev.sluice.record.PullPolicy;
 import dev.sluice.record.SecretsConfig;
-import dev.sluice.run.ImagesConfig;
 import dev.sluice.store.Keys;
 
 /**

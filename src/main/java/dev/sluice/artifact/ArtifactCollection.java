@@ -7,7 +7,7 @@ import java.util.function.UnaryOperator;
 import org.jboss.logging.Logger;
 
 import dev.sluice.container.ContainerRuntime;
-import dev.sluice.container.OutArchive;
+import dev.sluice.container.files.OutArchive;
 
 /**
  * Keeps the files a dispatch's agent left under {@code <out-dir>/artifacts/}

@@ -10,7 +10,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
-import dev.sluice.container.OutArchive;
+import dev.sluice.container.files.OutArchive;
 import dev.sluice.hashing.Sha256;
 
 /**

@@ -9,6 +9,10 @@ import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Jobs;
 import dev.sluice.concurrent.WarmUp;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.engine.EngineIdentity;
+import dev.sluice.container.engine.EngineMonitor;
+import dev.sluice.container.sandbox.NoneNetworkChoice;
 import io.quarkus.scheduler.Scheduled;
 
 /**

@@ -11,6 +11,12 @@ import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.LogConfig;
 import com.github.dockerjava.transport.DockerHttpClient;
 
+import dev.sluice.container.engine.ContainerException;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.engine.EngineHttpClient;
+import dev.sluice.container.stream.Attachment;
+import dev.sluice.container.stream.OutputSink;
+import dev.sluice.container.stream.StreamPump;
 import dev.sluice.output.MaskedRange;
 import dev.sluice.output.SecretMasker;
 
@@ -219,7 +225,7 @@ public class ContainerLogs {
             throw ContainerException.from("logs", e);
         }
         if (response.getStatusCode() != 200) {
-            String body = Attachment.readError(response);
+            String body = EngineHttpClient.readError(response);
             response.close();
             throw ContainerException.fromStatus("logs", response.getStatusCode(), body);
         }

@@ -1,6 +1,7 @@
 package dev.sluice.container;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.Executors;
 
 import jakarta.enterprise.event.Event;
@@ -11,6 +12,11 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Threads;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.engine.DockerConfig;
+import dev.sluice.container.engine.EngineCall;
+import dev.sluice.container.engine.EngineMonitor;
+import dev.sluice.container.sandbox.ContainerConfig;
 
 class ContainerProducer {
 
@@ -44,12 +50,6 @@ class ContainerProducer {
 
     @Produces
     @Singleton
-    EngineImages engineImages(DockerClients clients) {
-        return new EngineImages(clients);
-    }
-
-    @Produces
-    @Singleton
     ContainerLogs containerLogs(DockerClients clients) {
         return new ContainerLogs(clients);
     }
@@ -63,7 +63,10 @@ class ContainerProducer {
                 config.pingTimeout(),
                 Executors.newSingleThreadExecutor(Threads.named("docker-probe-")),
                 clock,
-                engine -> engine.refusal(container));
+                engine -> engine.refusal(
+                        container.runtimes().orElse(List.of()),
+                        container.logDriver(),
+                        container.noneNetwork() == ContainerConfig.NoneNetwork.BARE));
         monitor.check();
         // An engine that answers at start and cannot do what the configuration asks: the worker does not start.
         monitor.refusal().ifPresent(refusal -> {

@@ -10,6 +10,8 @@ import java.util.Map;
 
 import org.jboss.logging.Logger;
 
+import dev.sluice.container.sandbox.ContainerConfig;
+
 /**
  * Removes the containers on this engine that carry our labels and are done
  * with: stopped ones whose dispatch finished more than the retention ago, ones

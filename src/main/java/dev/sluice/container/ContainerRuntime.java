@@ -22,6 +22,27 @@ import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.LogConfig;
 
+import dev.sluice.container.engine.ContainerException;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.engine.EngineIdentity;
+import dev.sluice.container.engine.OutFile;
+import dev.sluice.container.files.OutArchive;
+import dev.sluice.container.files.OutDirectory;
+import dev.sluice.container.files.WitnessKey;
+import dev.sluice.container.files.WitnessRecord;
+import dev.sluice.container.files.WorkspaceUpload;
+import dev.sluice.container.sandbox.ContainerConfig;
+import dev.sluice.container.sandbox.ContainerSpec;
+import dev.sluice.container.sandbox.ContainerUser;
+import dev.sluice.container.sandbox.HostsFile;
+import dev.sluice.container.sandbox.HostsFileCheck;
+import dev.sluice.container.sandbox.HostsFileWriter;
+import dev.sluice.container.sandbox.ImagePasswd;
+import dev.sluice.container.sandbox.ImagePatterns;
+import dev.sluice.container.sandbox.Labels;
+import dev.sluice.container.sandbox.NoneNetworkChoice;
+import dev.sluice.container.stream.Attachment;
+
 /**
  * The dispatch's view of the engine: create a hardened container, attach, start,
  * wait, signal, inspect, remove. Every call to the engine ends within the call
@@ -189,7 +210,7 @@ public class ContainerRuntime implements ContainerInventory {
         return outDir.walk(containerId, dir, limit, visitor);
     }
 
-    OutDirectory outDirectory() {
+    public OutDirectory outDirectory() {
         return outDir;
     }
 
@@ -457,9 +478,12 @@ public class ContainerRuntime implements ContainerInventory {
         return list;
     }
 
-    /** Attaches before start; returns once the engine has established the attach. */
+    /**
+     * Attaches before start, over a connection of its own (ADR 0012) set up within the call timeout; returns once
+     * the engine has established the attach.
+     */
     public Attachment attach(String containerId, byte[] stdin) {
-        return clients.attach(containerId, stdin);
+        return Attachment.open(clients.streamingHttp(), containerId, stdin, clients.attachThreads());
     }
 
     public void start(String containerId) {

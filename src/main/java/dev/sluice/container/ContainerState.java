@@ -2,6 +2,8 @@ package dev.sluice.container;
 
 import java.time.Instant;
 
+import dev.sluice.container.files.WitnessKey;
+
 /**
  * A container as the engine describes it on inspection, in the few terms a
  * dispatch needs.

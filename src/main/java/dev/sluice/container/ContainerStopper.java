@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.LogScope;
+import dev.sluice.container.engine.ContainerException;
 
 /**
  * The one way a container is stopped, whatever the reason (timeout, cancel, a

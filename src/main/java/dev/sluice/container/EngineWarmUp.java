@@ -20,6 +20,19 @@ import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.WaitResponse;
 
+import dev.sluice.container.engine.ArchiveUpload;
+import dev.sluice.container.engine.ContainerException;
+import dev.sluice.container.engine.ContainerPaths;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.engine.OutFile;
+import dev.sluice.container.engine.TarEntryReader;
+import dev.sluice.container.files.OutArchive;
+import dev.sluice.container.files.WitnessKey;
+import dev.sluice.container.files.WitnessRecord;
+import dev.sluice.container.sandbox.ContainerSpec;
+import dev.sluice.container.sandbox.ContainerUser;
+import dev.sluice.container.sandbox.HostsFile;
+
 /**
  * Takes the calls of a dispatch's way through the engine once (inspect the
  * image, create, add the out-directory, attach, start, wait, inspect, signal,

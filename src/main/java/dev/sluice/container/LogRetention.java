@@ -2,6 +2,8 @@ package dev.sluice.container;
 
 import java.util.Set;
 
+import dev.sluice.container.sandbox.ContainerConfig;
+
 /**
  * Whether the runtime's log of a dispatch can have lost its oldest part to
  * rotation (ADR 0013, 0032). The log driver rotates files of {@code log-max-size}

@@ -3,7 +3,7 @@ package dev.sluice.events;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.sluice.container.OutputSink;
+import dev.sluice.container.stream.OutputSink;
 import dev.sluice.output.SecretMasker;
 
 /**

@@ -18,7 +18,7 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.Threads;
-import dev.sluice.container.OutputSink;
+import dev.sluice.container.stream.OutputSink;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchAccepted;

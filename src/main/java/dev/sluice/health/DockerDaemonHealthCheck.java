@@ -7,7 +7,7 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-import dev.sluice.container.EngineMonitor;
+import dev.sluice.container.engine.EngineMonitor;
 
 /**
  * Ready only while the Docker engine answers: its ping, and its calls, which

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
-import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerLogs;
+import dev.sluice.container.engine.ContainerException;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchKey;

@@ -4,10 +4,10 @@ import java.util.Set;
 
 import org.jboss.logging.Logger;
 
-import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerLogs;
 import dev.sluice.container.LogRetention;
 import dev.sluice.container.LogSetup;
+import dev.sluice.container.engine.ContainerException;
 import dev.sluice.record.DispatchResult;
 
 /**

@@ -3,9 +3,9 @@ package dev.sluice.logs;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
-import dev.sluice.container.ContainerConfig;
 import dev.sluice.container.ContainerLogs;
 import dev.sluice.container.LogRetention;
+import dev.sluice.container.sandbox.ContainerConfig;
 import dev.sluice.record.DispatchQueries;
 import dev.sluice.record.SecretVault;
 

@@ -6,8 +6,8 @@ import java.util.Locale;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
-import dev.sluice.container.EngineCall;
-import dev.sluice.container.EngineMonitor;
+import dev.sluice.container.engine.EngineCall;
+import dev.sluice.container.engine.EngineMonitor;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;

@@ -3,7 +3,7 @@ package dev.sluice.metrics;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 
-import dev.sluice.run.ImageRemoved;
+import dev.sluice.image.ImageRemoved;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;

@@ -1,7 +1,7 @@
 package dev.sluice.run;
 
 import dev.sluice.container.ContainerRuntime;
-import dev.sluice.container.OutFile;
+import dev.sluice.container.engine.OutFile;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.output.Utf8Text;
 import dev.sluice.report.ReportLine;

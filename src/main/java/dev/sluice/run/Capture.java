@@ -2,9 +2,9 @@ package dev.sluice.run;
 
 import java.util.function.Function;
 
-import dev.sluice.container.OutFile;
-import dev.sluice.container.OutputSink;
-import dev.sluice.container.WitnessRecord;
+import dev.sluice.container.engine.OutFile;
+import dev.sluice.container.files.WitnessRecord;
+import dev.sluice.container.stream.OutputSink;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.output.MarkerNonce;
 import dev.sluice.output.SecretMasker;

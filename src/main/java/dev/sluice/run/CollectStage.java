@@ -12,13 +12,13 @@ import org.jboss.logging.Logger;
 
 import dev.sluice.artifact.ArtifactCollection;
 import dev.sluice.artifact.Artifacts;
-import dev.sluice.container.Attachment;
 import dev.sluice.container.ContainerLogs;
 import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.ContainerState;
-import dev.sluice.container.OutFile;
-import dev.sluice.container.OutputSink;
-import dev.sluice.container.WitnessRecord;
+import dev.sluice.container.engine.OutFile;
+import dev.sluice.container.files.WitnessRecord;
+import dev.sluice.container.stream.Attachment;
+import dev.sluice.container.stream.OutputSink;
 import dev.sluice.logs.LogHolding;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.output.StreamWitness;

@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.LogScope;
+import dev.sluice.image.ImagePolicy;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchAccepted;
 import dev.sluice.record.DispatchKey;

@@ -7,8 +7,8 @@ import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
-import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerState;
+import dev.sluice.container.engine.ContainerException;
 import dev.sluice.record.DispatchResult;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.DispatchStore;

@@ -1,6 +1,6 @@
 package dev.sluice.run;
 
-import dev.sluice.container.ContainerException;
+import dev.sluice.container.engine.ContainerException;
 import dev.sluice.output.StreamWitness;
 import dev.sluice.record.DispatchResult;
 
@@ -85,14 +85,6 @@ final class Errors {
             }
         }
         return new DispatchResult.Error("output_incomplete", message.toString());
-    }
-
-    /** The image resolved to repositories none of which the allow-list allows (ADR 0059). */
-    static DispatchResult.Error resolvedNotAllowed(String image, java.util.List<String> repoDigests) {
-        return new DispatchResult.Error(
-                "image_not_allowed",
-                "image " + image + " is held by the engine as " + String.join(", ", repoDigests)
-                        + ", and none of these is on this worker's allow-list");
     }
 
     /** What the engine refused or failed at, in the engine's own short words. */

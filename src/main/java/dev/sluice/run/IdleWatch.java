@@ -3,7 +3,7 @@ package dev.sluice.run;
 import java.time.Clock;
 import java.time.Duration;
 
-import dev.sluice.container.OutputSink;
+import dev.sluice.container.stream.OutputSink;
 
 /**
  * When a dispatch last printed, on either stream, and so how long it may

@@ -2,8 +2,8 @@ package dev.sluice.run;
 
 import org.jboss.logging.Logger;
 
-import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerLogs;
+import dev.sluice.container.engine.ContainerException;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.output.FormatOutcome;
 import dev.sluice.output.JsonReducer;

@@ -13,12 +13,13 @@ import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
 
-import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerRuntime;
-import dev.sluice.container.ContainerSpec;
 import dev.sluice.container.ContainerState;
-import dev.sluice.container.ImageName;
-import dev.sluice.container.Labels;
+import dev.sluice.container.engine.ContainerException;
+import dev.sluice.container.sandbox.ContainerSpec;
+import dev.sluice.container.sandbox.Labels;
+import dev.sluice.image.ImageName;
+import dev.sluice.image.ImageResolver;
 import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchPulling;
 import dev.sluice.record.DispatchResult;

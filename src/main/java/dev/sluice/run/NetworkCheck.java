@@ -5,7 +5,7 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
-import dev.sluice.container.NetworkModes;
+import dev.sluice.container.sandbox.NetworkModes;
 import dev.sluice.record.DispatchConfig;
 import io.quarkus.runtime.Startup;
 

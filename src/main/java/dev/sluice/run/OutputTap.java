@@ -1,6 +1,6 @@
 package dev.sluice.run;
 
-import dev.sluice.container.OutputSink;
+import dev.sluice.container.stream.OutputSink;
 import dev.sluice.output.SecretMasker;
 
 /**

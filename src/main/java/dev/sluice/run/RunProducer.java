@@ -1,9 +1,6 @@
 package dev.sluice.run;
 
 import java.time.Clock;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -15,19 +12,13 @@ import jakarta.inject.Provider;
 import jakarta.inject.Singleton;
 
 import dev.sluice.concurrent.Threads;
-import dev.sluice.container.ContainerConfig;
 import dev.sluice.container.ContainerLogs;
 import dev.sluice.container.ContainerReaper;
 import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.ContainerStopper;
-import dev.sluice.container.DockerClients;
-import dev.sluice.container.EngineImages;
-import dev.sluice.container.EngineMonitor;
-import dev.sluice.container.ImagePatterns;
-import dev.sluice.container.ImagePuller;
-import dev.sluice.container.RegistryCredential;
-import dev.sluice.container.RegistryCredentials;
-import dev.sluice.outbound.GuardedDnsResolver;
+import dev.sluice.container.engine.EngineMonitor;
+import dev.sluice.container.sandbox.ContainerConfig;
+import dev.sluice.image.ImagePolicy;
 import dev.sluice.output.OutputLimits;
 import dev.sluice.record.DispatchAccepted;
 import dev.sluice.record.DispatchConfig;
@@ -50,71 +41,6 @@ import dev.sluice.worker.WorkerConfig;
 import io.smallrye.common.annotation.Identifier;
 
 class RunProducer {
-
-    @Produces
-    @Singleton
-    ImagePolicy imagePolicy(ImagesConfig config) {
-        return new ImagePolicy(config.allowed(), GuardedDnsResolver.Lookup.system());
-    }
-
-    /** The pulls' own threads: as many as may pull at once (ADR 0059). */
-    @Produces
-    @Singleton
-    @Identifier("image-pulls")
-    ExecutorService pullThreads(ImagesConfig config) {
-        return Executors.newFixedThreadPool(Math.max(1, config.maxConcurrentPulls()), Threads.named("image-pull-"));
-    }
-
-    void closePulls(@Disposes @Identifier("image-pulls") ExecutorService threads) {
-        threads.shutdownNow();
-    }
-
-    @Produces
-    @Singleton
-    PulledImages pulledImages(Jdbc jdbc) {
-        return new PulledImages(jdbc);
-    }
-
-    @Produces
-    @Singleton
-    ImageCollector imageCollector(
-            PulledImages pulled, EngineImages engine, ImagesConfig config, Clock clock, Event<ImageRemoved> removed) {
-        return new ImageCollector(
-                pulled,
-                engine,
-                new ImagePatterns(config.pinned().orElse(List.of())),
-                config.unusedRetention(),
-                config.collectBatch(),
-                clock,
-                removed::fire);
-    }
-
-    @Produces
-    @Singleton
-    ImageResolver imageResolver(
-            ContainerRuntime runtime,
-            DockerClients clients,
-            ImagesConfig config,
-            ImagePolicy policy,
-            @Identifier("image-pulls") ExecutorService threads,
-            PulledImages pulled,
-            EngineImages engine,
-            Clock clock,
-            Tracing tracing) {
-        ImageUses uses = new ImageUses(pulled, engine, clock);
-        Map<String, RegistryCredential> configured = new HashMap<>();
-        config.registries()
-                .forEach((host, registry) ->
-                        configured.put(host, new RegistryCredential(registry.username(), registry.password())));
-        ImagePulls pulls = new ImagePulls(
-                new ImagePuller(clients, config.pullTimeout(), policy::mayPullFrom),
-                new RegistryCredentials(configured, config.dockerConfig()),
-                threads,
-                uses,
-                tracing,
-                new PullTurns(Math.max(1, config.maxConcurrentPulls()), config.maxConcurrentPullsPerTenant()));
-        return new ImageResolver(runtime, pulls, policy, uses);
-    }
 
     /** One thread per running dispatch: it reads the stream and waits for the exit. */
     @Produces

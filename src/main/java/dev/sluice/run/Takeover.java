@@ -8,9 +8,9 @@ import java.util.List;
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.LogScope;
-import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerInventory;
 import dev.sluice.container.ContainerStopper;
+import dev.sluice.container.engine.ContainerException;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchQueue;
 import dev.sluice.record.DispatchResult;

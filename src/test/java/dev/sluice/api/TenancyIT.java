@@ -17,7 +17,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.actions.Problem;
-import dev.sluice.container.DockerClients;
+import dev.sluice.container.engine.DockerClients;
 import dev.sluice.testsupport.Digests;
 import dev.sluice.testsupport.Profiles;
 import dev.sluice.testsupport.Program;

@@ -16,7 +16,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.sluice.container.OutArchive;
+import dev.sluice.container.files.OutArchive;
 import dev.sluice.testsupport.MutableClock;
 
 /** What is kept of what a walk offers: bounds per file, in total and in number; hashes; names of what was refused. */

@@ -20,7 +20,12 @@ import org.junit.jupiter.api.Test;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.LogConfig;
 
-import dev.sluice.container.FrameDemuxerTest.Recorder;
+import dev.sluice.container.engine.ContainerException;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.sandbox.ContainerSpec;
+import dev.sluice.container.sandbox.Labels;
+import dev.sluice.container.stream.Attachment;
+import dev.sluice.container.stream.FrameDemuxerTest.Recorder;
 import dev.sluice.output.OutputCollector;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.testsupport.TestDocker;

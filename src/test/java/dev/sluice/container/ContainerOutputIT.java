@@ -13,6 +13,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.sandbox.ContainerSpec;
+import dev.sluice.container.sandbox.Labels;
+import dev.sluice.container.stream.Attachment;
+import dev.sluice.container.stream.OutputSink;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.output.OutputCollector;
 import dev.sluice.output.SecretMasker;

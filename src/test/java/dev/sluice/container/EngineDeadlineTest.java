@@ -22,6 +22,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import dev.sluice.container.engine.ContainerException;
+import dev.sluice.container.engine.ContainerPaths;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.engine.DockerConfig;
+import dev.sluice.container.engine.EngineCall;
+import dev.sluice.container.sandbox.ContainerConfig;
+import dev.sluice.container.sandbox.ContainerSpec;
+import dev.sluice.container.sandbox.HostsFile;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.testsupport.ScriptedEngine;
 import dev.sluice.testsupport.ScriptedEngine.Fault;

@@ -33,6 +33,13 @@ import com.github.dockerjava.api.model.Mount;
 import com.github.dockerjava.api.model.MountType;
 import com.github.dockerjava.api.model.VolumeOptions;
 
+import dev.sluice.container.engine.ContainerException;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.sandbox.ContainerConfig;
+import dev.sluice.container.sandbox.ContainerSpec;
+import dev.sluice.container.sandbox.HostsFile;
+import dev.sluice.container.sandbox.HostsFileWriter;
+import dev.sluice.container.sandbox.Labels;
 import dev.sluice.testsupport.EngineEvents;
 import dev.sluice.testsupport.EngineWide;
 import dev.sluice.testsupport.TestDocker;

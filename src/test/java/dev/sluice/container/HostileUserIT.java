@@ -18,6 +18,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import com.github.dockerjava.api.model.EventType;
 
+import dev.sluice.container.engine.ArchiveUpload;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.sandbox.ImagePasswd;
+import dev.sluice.container.sandbox.Labels;
 import dev.sluice.testsupport.EngineEvents;
 import dev.sluice.testsupport.EngineWide;
 import dev.sluice.testsupport.TestDocker;

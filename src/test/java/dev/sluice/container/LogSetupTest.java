@@ -12,6 +12,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.sluice.container.engine.ContainerException;
+import dev.sluice.container.engine.DockerClients;
 import dev.sluice.testsupport.ScriptedEngine;
 import dev.sluice.testsupport.ScriptedEngine.Reply;
 import dev.sluice.testsupport.ScriptedEngine.Transport;

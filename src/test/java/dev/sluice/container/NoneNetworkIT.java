@@ -29,6 +29,12 @@ import com.github.dockerjava.api.model.Event;
 import com.github.dockerjava.api.model.EventType;
 import com.github.dockerjava.api.model.Frame;
 
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.engine.EngineVersions;
+import dev.sluice.container.sandbox.ContainerConfig;
+import dev.sluice.container.sandbox.HostsFile;
+import dev.sluice.container.sandbox.Labels;
+import dev.sluice.container.sandbox.NoneNetworkChoice;
 import dev.sluice.testsupport.EngineEvents;
 import dev.sluice.testsupport.EngineWide;
 import dev.sluice.testsupport.TestDocker;

@@ -17,6 +17,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Container;
 
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.sandbox.Labels;
 import dev.sluice.testsupport.Digests;
 import dev.sluice.testsupport.TestDocker;
 import dev.sluice.testsupport.WorkerClient;

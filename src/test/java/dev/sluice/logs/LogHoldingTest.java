@@ -14,10 +14,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerLogs;
 import dev.sluice.container.LogRetention;
 import dev.sluice.container.LogSetup;
+import dev.sluice.container.engine.ContainerException;
 import dev.sluice.output.OutputCollector;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.record.DispatchResult;

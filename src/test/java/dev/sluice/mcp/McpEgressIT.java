@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.sluice.container.PullFailure;
 import dev.sluice.hashing.Sha256;
+import dev.sluice.image.PullFailure;
 import dev.sluice.testsupport.ArchiveServer;
 import dev.sluice.testsupport.Program;
 import dev.sluice.testsupport.TestDocker;

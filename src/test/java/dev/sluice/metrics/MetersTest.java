@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.sluice.callback.CallbackStore;
 import dev.sluice.callback.DeliveryAttempted;
-import dev.sluice.container.EngineCall;
+import dev.sluice.container.engine.EngineCall;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchAccepted;
 import dev.sluice.record.DispatchFinished;

@@ -27,7 +27,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.command.InspectVolumeResponse;
 
 import dev.sluice.container.ContainerRuntime;
-import dev.sluice.container.Labels;
+import dev.sluice.container.sandbox.Labels;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.Signatures;
 import dev.sluice.testsupport.TestDocker;

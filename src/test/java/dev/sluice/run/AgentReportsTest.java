@@ -7,7 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.sluice.container.OutFile;
+import dev.sluice.container.engine.OutFile;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.output.Utf8Text;
 import dev.sluice.report.ReportReading;

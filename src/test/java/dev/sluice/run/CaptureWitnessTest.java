@@ -9,8 +9,8 @@ import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
-import dev.sluice.container.OutFile;
-import dev.sluice.container.WitnessRecord;
+import dev.sluice.container.engine.OutFile;
+import dev.sluice.container.files.WitnessRecord;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.output.StreamDigest;

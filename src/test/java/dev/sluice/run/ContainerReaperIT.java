@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.sluice.container.ContainerReaper;
 import dev.sluice.container.ContainerRuntime;
-import dev.sluice.container.DockerClients;
+import dev.sluice.container.engine.DockerClients;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.StoredDispatches;
 import dev.sluice.testsupport.TestDocker;

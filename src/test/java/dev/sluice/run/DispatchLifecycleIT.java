@@ -25,7 +25,7 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
 
-import dev.sluice.container.DockerClients;
+import dev.sluice.container.engine.DockerClients;
 import dev.sluice.store.StoreIdentity;
 import dev.sluice.testsupport.Digests;
 import dev.sluice.testsupport.Management;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import dev.sluice.container.DockerClients;
+import dev.sluice.container.engine.DockerClients;
 import dev.sluice.testsupport.Digests;
 import dev.sluice.testsupport.TestDocker;
 import io.quarkus.test.junit.QuarkusTest;

@@ -18,7 +18,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import dev.sluice.container.DockerClients;
+import dev.sluice.container.engine.DockerClients;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 

@@ -7,8 +7,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.sluice.container.ContainerException;
 import dev.sluice.container.ContainerLogs;
+import dev.sluice.container.engine.ContainerException;
 import dev.sluice.output.CapturedOutput;
 import dev.sluice.output.FormatOutcome;
 import dev.sluice.output.OutputFormat;

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.sluice.container.PullFailure;
+import dev.sluice.image.ImagePullIT;
+import dev.sluice.image.PullFailure;
 import dev.sluice.testsupport.WorkerProcess;
 
 /**

@@ -19,8 +19,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.dockerjava.api.model.Container;
 
-import dev.sluice.container.DockerClients;
-import dev.sluice.container.Labels;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.sandbox.Labels;
 import dev.sluice.testsupport.ExpectedStream;
 import dev.sluice.testsupport.TestDocker;
 import io.quarkus.test.junit.QuarkusTest;

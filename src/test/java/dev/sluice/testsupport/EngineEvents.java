@@ -9,7 +9,7 @@ import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Event;
 import com.github.dockerjava.api.model.EventType;
 
-import dev.sluice.container.DockerClients;
+import dev.sluice.container.engine.DockerClients;
 
 /** What the engine says happened, from its event log: counted by tests of what the worker asked of it. */
 public final class EngineEvents {

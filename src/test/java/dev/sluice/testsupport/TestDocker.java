@@ -23,11 +23,11 @@ import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.api.model.Volumes;
 
-import dev.sluice.container.ContainerConfig;
-import dev.sluice.container.ContainerSpec;
-import dev.sluice.container.DockerClients;
-import dev.sluice.container.DockerConfig;
-import dev.sluice.container.Labels;
+import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.engine.DockerConfig;
+import dev.sluice.container.sandbox.ContainerConfig;
+import dev.sluice.container.sandbox.ContainerSpec;
+import dev.sluice.container.sandbox.Labels;
 import io.quarkus.runtime.configuration.MemorySize;
 
 /** The real engine and the test agent image, for tests that run containers outside Quarkus. */

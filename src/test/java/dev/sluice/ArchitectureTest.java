@@ -35,7 +35,7 @@ import dev.sluice.mcp.PlantedDoorImport;
 import dev.sluice.record.PlantedUpwardImport;
 
 /**
- * The package order and the rules that keep it (ADR 0077), checked on the
+ * The package order and the rules that keep it (ADR 0079), checked on the
  * compiled classes. Each layer may use the layers below it and never one above
  * it or a peer: the two doors never use each other, the run never reaches up to
  * the actions, the record never knows who runs it. Inside {@code container},

@@ -1,5 +1,5 @@
 /**
- * The life of a dispatch's container (ADR 0077): its creation, start, wait, stop and removal
+ * The life of a dispatch's container (ADR 0079): its creation, start, wait, stop and removal
  * ({@code ContainerRuntime}, {@code ContainerStopper}), what the engine holds of the worker's
  * containers ({@code ContainerInventory}, {@code ManagedContainer}, {@code ContainerState}), the
  * reaper of ended ones, their logs and how long they are kept ({@code ContainerLogs},

@@ -1,5 +1,5 @@
 /**
- * Images, from the reference a request names to the image the engine removes again (ADR 0077):
+ * Images, from the reference a request names to the image the engine removes again (ADR 0079):
  * references ({@code ImageName}), the allow-list and its address rules ({@code ImagePolicy}), the
  * settings ({@code ImagesConfig}), the pulls with their credentials, turns and failures
  * ({@code ImagePulls}, {@code ImagePuller}, {@code RegistryCredentials}, {@code PullTurns},

@@ -1,5 +1,5 @@
 /**
- * The transport to the engine (ADR 0077): the Docker clients and the socket under them, a deadline
+ * The transport to the engine (ADR 0079): the Docker clients and the socket under them, a deadline
  * on every call ({@code EngineCall}, {@code EngineCalls}, {@code EngineTimeoutException}), one
  * change at a time while the engine answers ({@code EngineChanges}), the health monitor, the
  * engine's versions and JSON, its failures in our words ({@code ContainerException}), and the

@@ -1,5 +1,5 @@
 /**
- * Files into and out of a dispatch's container (ADR 0077): the workspace placed before the start
+ * Files into and out of a dispatch's container (ADR 0079): the workspace placed before the start
  * ({@code WorkspaceUpload}), the out-directory and its walk ({@code OutDirectory},
  * {@code OutArchive}), and the output witness with its key and record ({@code Witness},
  * {@code WitnessKey}, {@code WitnessRecord}). It uses {@code container.engine} and

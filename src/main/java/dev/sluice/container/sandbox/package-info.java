@@ -1,5 +1,5 @@
 /**
- * What confines a dispatch's container (ADR 0077): its settings ({@code ContainerConfig}) and
+ * What confines a dispatch's container (ADR 0079): its settings ({@code ContainerConfig}) and
  * spec, the user it runs as, chosen from the image's passwd read without starting the image
  * ({@code ContainerUser}, {@code ImagePasswd}, {@code PasswdFile}) and the images allowed root
  * ({@code ImagePatterns}, the one matching of image patterns, which {@code image} uses too), the

@@ -68,6 +68,8 @@ final class TestClassDataArchive {
         try {
             Process p = training.start();
             if (!p.waitFor(TRAINING_SECONDS, TimeUnit.SECONDS)) {
+                // The script's JVM as well as the script: killing bash alone left it running.
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
                 return false;
             }

@@ -108,11 +108,17 @@ public final class WorkerProcess extends WorkerClient implements AutoCloseable {
         return launch(command, env);
     }
 
+    /**
+     * Spawns the worker and waits until it started; one that did not start in time is killed, with what it
+     * started (scripts/worker.sh's class-data training run), before the failure is thrown: left alone it
+     * would go on starting, and then serving and reconciling, beside every test after it.
+     */
     private static WorkerProcess launch(List<String> command, Map<String, String> env) {
         WorkerProcess worker = spawn(command, env);
         try {
             worker.awaitStarted();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            worker.process.descendants().forEach(ProcessHandle::destroyForcibly);
             worker.close(); // one that did not start in time is not left running behind the failed test
             throw e;
         }

@@ -57,11 +57,21 @@ class NoneNetworkIT {
 
     private static final String PROBE = "echo \"interfaces=$(ls /sys/class/net | tr '\\n' ' ')\";"
             + " echo \"netns=$(readlink /proc/self/ns/net)\";"
-            + " (nc -l -p 8080 > /tmp/got &) ; sleep 0.3; echo hi | nc -w 1 127.0.0.1 8080; sleep 0.2;"
+            + " (nc -l -p 8080 > /tmp/got &) ; " + connect("127.0.0.1", 8080) + " sleep 0.2;"
             + " echo \"loopback=$(cat /tmp/got)\";"
-            + " (nc -l -p 8081 > /tmp/named &) ; sleep 0.3; echo hi | nc -w 1 localhost 8081; sleep 0.2;"
+            + " (nc -l -p 8081 > /tmp/named &) ; " + connect("localhost", 8081) + " sleep 0.2;"
             + " echo \"localhost=$(cat /tmp/named)\";"
             + " echo \"hosts=$(grep -c localhost /etc/hosts)\"";
+
+    /**
+     * Sends {@code hi} to a listener started just before, trying again for up
+     * to five seconds: on a loaded machine the listener may not be up after a
+     * fixed pause, and a refused connection does not use it up.
+     */
+    private static String connect(String host, int port) {
+        return "for i in " + "x ".repeat(25) + "; do echo hi | nc -w 1 " + host + " " + port
+                + " && break; sleep 0.2; done;";
+    }
 
     private static final String ADVICE = "can deadlock its network controller";
 

@@ -43,7 +43,7 @@ class WarmUpIT {
      * engine's, not the warm-up's, and at WARN, never at ERROR.
      */
     private static final Pattern ENGINE_NOTICE = Pattern.compile(
-            " WARN  \\[dev\\.sluice\\.container\\.VolumeQuota\\] \\(warm-up-1\\) \\[\\] the out-directory's volume is not bounded: ");
+            " WARN  \\[dev\\.sluice\\.container\\.sandbox\\.VolumeQuota\\] \\(warm-up-1\\) \\[\\] the out-directory's volume is not bounded: ");
 
     @Test
     void everyPartOfADispatchIsWarmedAndNothingIsLeftBehind() throws IOException {

@@ -37,26 +37,6 @@ class NoRepeatsTest {
 
     static final int WINDOW = 6;
 
-    /**
-     * Repeats not folded yet, each by its two places and why it stands; the
-     * test fails when one of them is no longer found, so that the list only
-     * shrinks. Constructors restated by the producers that wire them wait for
-     * wiring by CDI (issue 39, the runner's stages: {@code RunProducer} is
-     * being split); the others are field lists that two wire documents, or a
-     * record and its copy with one field changed, share.
-     */
-    static final Map<String, String> NOT_YET_FOLDED = Map.of(
-            "dev/sluice/run/Cancellation.java ~ dev/sluice/run/RunProducer.java",
-            "the producer restates the constructor; RunProducer is being split into stages",
-            "dev/sluice/run/RunProducer.java ~ dev/sluice/run/Takeover.java",
-            "the producer restates the constructor; RunProducer is being split into stages",
-            "dev/sluice/callback/CallbackDelivery.java ~ dev/sluice/callback/CallbackProducer.java",
-            "the producer restates the constructor's first six collaborators",
-            "dev/sluice/actions/DispatchRequest.java ~ dev/sluice/record/DispatchSpec.java",
-            "the last six fields of two records, each copied with one field changed",
-            "dev/sluice/group/GroupCallbackDocuments.java ~ dev/sluice/group/GroupCallbackDocuments.java",
-            "the type, groupId and tenant that both group callbacks start with, as the contract documents them");
-
     @Test
     void noSixLinesOfTheMainCodeStandTwice() throws IOException {
         Path root = Path.of("src/main/java");
@@ -67,14 +47,9 @@ class NoRepeatsTest {
             }
         }
         assertThat(files).hasSizeGreaterThan(100);
-        List<String> found = repeats(files);
-        List<String> pairs = found.stream().map(NoRepeatsTest::files).distinct().toList();
-        assertThat(found.stream().filter(r -> !NOT_YET_FOLDED.containsKey(files(r))))
+        assertThat(repeats(files))
                 .as("runs of %d lines that stand twice in src/main/java", WINDOW)
                 .isEmpty();
-        assertThat(NOT_YET_FOLDED.keySet())
-                .as("repeats listed as not yet folded that are no longer found: take them off the list")
-                .allMatch(pairs::contains);
     }
 
     @Test
@@ -108,7 +83,6 @@ class NoRepeatsTest {
         twice.addAll(block);
         assertThat(repeats(Map.of("Twice.java", twice)))
                 .containsExactly("Twice.java:1 ~ Twice.java:12 (6 lines: int a = 1; ...)");
-        assertThat(files("One.java:4 ~ Two.java:3 (6 lines: int a = 1; ...)")).isEqualTo("One.java ~ Two.java");
         assertThat(repeats(Map.of("Same.java", List.of("x();", "x();", "x();", "x();", "x();", "x();", "x();"))))
                 .as("a run that only overlaps itself")
                 .isEmpty();
@@ -176,11 +150,6 @@ class NoRepeatsTest {
             }
         }
         return found;
-    }
-
-    /** The two files of a repeat as {@link #repeats} names it: "a ~ b". */
-    static String files(String repeat) {
-        return repeat.replaceAll(":\\d+ ~ ", " ~ ").replaceAll(":\\d+ \\(.*", "");
     }
 
     static boolean passedOver(String text) {

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.sluice.actions.reading.BodyLimits;
 import dev.sluice.image.ImageName;
+import dev.sluice.json.RecordCopies;
 import dev.sluice.workspace.WorkspaceRequest;
 
 /**
@@ -154,27 +155,7 @@ public record DispatchRequest(
 
     /** The same request with {@code imagePullPolicy} set to {@code policy}. */
     public DispatchRequest withImagePullPolicy(String policy) {
-        return new DispatchRequest(
-                id,
-                image,
-                policy,
-                command,
-                env,
-                secrets,
-                input,
-                workingDir,
-                timeout,
-                idleTimeout,
-                resources,
-                network,
-                runtime,
-                output,
-                callbackUrl,
-                callbackMode,
-                callbackEncoding,
-                metadata,
-                workspace,
-                maxAttempts);
+        return RecordCopies.with(this, "imagePullPolicy", policy);
     }
 
     @Schema(name = "DispatchResources", description = "Limits of the dispatch's container.")

@@ -116,6 +116,11 @@ final class CallbackClient implements AutoCloseable {
                 new GuardedHttpClients.Options(maxConnections, maxPerHost, "sluice-callback/1", null));
     }
 
+    /** How long one attempt may take, from the connect to the last byte of the answer. */
+    Duration attemptTimeout() {
+        return attemptTimeout;
+    }
+
     /**
      * A body to send: its length, and its bytes streamed from where they are
      * kept; with {@code gzip}, compressed as it is sent (chunked, since the

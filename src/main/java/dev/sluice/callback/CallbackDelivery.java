@@ -14,6 +14,10 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
 
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.LogScope;
@@ -24,7 +28,9 @@ import dev.sluice.trace.Phase;
 import dev.sluice.trace.SpanNames;
 import dev.sluice.trace.Tracing;
 import dev.sluice.worker.CrashPoint;
+import dev.sluice.worker.Worker;
 import io.opentelemetry.api.trace.SpanKind;
+import io.smallrye.common.annotation.Identifier;
 
 /**
  * Sends what the outbox has due: claims deliveries, signs each attempt, POSTs
@@ -36,6 +42,7 @@ import io.opentelemetry.api.trace.SpanKind;
  * ({@link DeliverySlots}, ADR 0073), so one tenant's slow receiver holds
  * neither every sender nor another tenant's.
  */
+@Singleton
 public final class CallbackDelivery {
 
     private static final Logger LOG = Logger.getLogger(CallbackDelivery.class);
@@ -53,6 +60,7 @@ public final class CallbackDelivery {
     private final Consumer<DeliveryAttempted> attempted;
     private final Tracing tracing;
 
+    @Inject
     CallbackDelivery(
             CallbackStore outbox,
             DispatchStore dispatches,
@@ -60,11 +68,10 @@ public final class CallbackDelivery {
             TenantSigners signers,
             RetrySchedule schedule,
             Clock clock,
-            String worker,
-            Duration attemptTimeout,
-            ExecutorService senders,
+            Worker worker,
+            @Identifier("callback-senders") ExecutorService senders,
             DeliverySlots slots,
-            Consumer<DeliveryAttempted> attempted,
+            Event<DeliveryAttempted> attempted,
             Tracing tracing) {
         this.outbox = outbox;
         this.dispatches = dispatches;
@@ -72,12 +79,12 @@ public final class CallbackDelivery {
         this.signers = signers;
         this.schedule = schedule;
         this.clock = clock;
-        this.worker = worker;
+        this.worker = worker.id();
         // A claim outlives any attempt, so it is only ever taken over from a worker that died.
-        this.lease = attemptTimeout.multipliedBy(2).plusSeconds(30);
+        this.lease = client.attemptTimeout().multipliedBy(2).plusSeconds(30);
         this.senders = senders;
         this.slots = slots;
-        this.attempted = attempted;
+        this.attempted = attempted::fire;
         this.tracing = tracing;
     }
 

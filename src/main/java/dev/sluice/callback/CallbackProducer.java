@@ -8,7 +8,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
-import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -20,12 +19,9 @@ import dev.sluice.outbound.AddressPolicy;
 import dev.sluice.outbound.CallbackUrlPolicy;
 import dev.sluice.outbound.GuardedDnsResolver;
 import dev.sluice.record.DispatchKey;
-import dev.sluice.record.DispatchStore;
 import dev.sluice.record.ResultBudget;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.JsonColumns;
-import dev.sluice.trace.Tracing;
-import dev.sluice.worker.Worker;
 import io.quarkus.runtime.Startup;
 import io.smallrye.common.annotation.Identifier;
 
@@ -119,33 +115,11 @@ class CallbackProducer {
                 deadlines);
     }
 
+    /** How many attempts run at once: in all, per tenant, and per tenant at one receiving address. */
     @Produces
     @Singleton
-    CallbackDelivery delivery(
-            CallbackStore outbox,
-            DispatchStore dispatches,
-            CallbackClient client,
-            TenantSigners signers,
-            RetrySchedule schedule,
-            Clock clock,
-            Worker worker,
-            CallbackConfig config,
-            @Identifier("callback-senders") ExecutorService senders,
-            Event<DeliveryAttempted> attempts,
-            Tracing tracing) {
-        return new CallbackDelivery(
-                outbox,
-                dispatches,
-                client,
-                signers,
-                schedule,
-                clock,
-                worker.id(),
-                config.attemptTimeout(),
-                senders,
-                new DeliverySlots(config.maxConcurrent(), config.maxConcurrentPerTenant(), config.maxPerHost()),
-                attempts::fire,
-                tracing);
+    DeliverySlots slots(CallbackConfig config) {
+        return new DeliverySlots(config.maxConcurrent(), config.maxConcurrentPerTenant(), config.maxPerHost());
     }
 
     @Produces

@@ -16,6 +16,11 @@ import dev.sluice.record.DispatchKey;
  */
 public final class GroupCallbackDocuments {
 
+    /** Both callbacks start with their type, then these two, as section 8.11 shows them. */
+    private static final String GROUP_ID = "the group's id, as its tenant knows it";
+
+    private static final String TENANT = "the group's tenant: a receiver checks it (section 8.10)";
+
     private GroupCallbackDocuments() {}
 
     /** A batch: the members that ended within one window, as digests or references. */
@@ -24,13 +29,9 @@ public final class GroupCallbackDocuments {
             @Schema(required = true, enumeration = "group.batch")
             String type,
 
-            @Schema(required = true, description = "the group's id, as its tenant knows it")
-            String groupId,
+            @Schema(required = true, description = GROUP_ID) String groupId,
 
-            @Schema(
-                    required = true,
-                    pattern = DispatchKey.TENANT_PATTERN,
-                    description = "the group's tenant: a receiver checks it (section 8.10)")
+            @Schema(required = true, pattern = DispatchKey.TENANT_PATTERN, description = TENANT)
             String tenant,
 
             @Schema(required = true, minimum = "1") int batch,
@@ -70,13 +71,9 @@ public final class GroupCallbackDocuments {
             @Schema(required = true, enumeration = "group.finished")
             String type,
 
-            @Schema(required = true, description = "the group's id, as its tenant knows it")
-            String groupId,
+            @Schema(required = true, description = GROUP_ID) String groupId,
 
-            @Schema(
-                    required = true,
-                    pattern = DispatchKey.TENANT_PATTERN,
-                    description = "the group's tenant: a receiver checks it (section 8.10)")
+            @Schema(required = true, pattern = DispatchKey.TENANT_PATTERN, description = TENANT)
             String tenant,
 
             @Schema(required = true, enumeration = "finished")

@@ -10,6 +10,7 @@ import java.util.Optional;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonValue;
 
+import dev.sluice.json.RecordCopies;
 import dev.sluice.output.OutputFormat;
 
 /**
@@ -126,33 +127,7 @@ public record DispatchSpec(
      * the store has none ({@link #secretsMissing()} says whether it needed them).
      */
     public DispatchSpec withSecrets(Map<String, String> values) {
-        return new DispatchSpec(
-                image,
-                imagePullPolicy,
-                command,
-                env,
-                values,
-                secretNames,
-                input,
-                workingDir,
-                timeout,
-                idleTimeout,
-                memoryBytes,
-                nanoCpus,
-                pids,
-                network,
-                runtime,
-                stdoutCap,
-                stderrCap,
-                stdoutFormat,
-                stderrFormat,
-                project,
-                callbackUrl,
-                callbackMode,
-                callbackEncoding,
-                metadata,
-                workspace,
-                maxAttempts);
+        return RecordCopies.with(this, "secrets", values);
     }
 
     public boolean hasSecrets() {

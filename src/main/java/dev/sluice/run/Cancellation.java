@@ -2,6 +2,9 @@ package dev.sluice.run;
 
 import java.time.Clock;
 
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchQueries;
 import dev.sluice.record.DispatchSpec;
@@ -14,6 +17,7 @@ import dev.sluice.record.Ending;
  * queued one ends at once; one that has left the queue is stopped, and ends
  * {@code cancelled} when its container has exited.
  */
+@Singleton
 public class Cancellation {
 
     /** The dispatch after a cancel, and whether it is still being stopped. */
@@ -26,6 +30,7 @@ public class Cancellation {
     private final Finisher finisher;
     private final Clock clock;
 
+    @Inject
     Cancellation(
             DispatchQueries queries,
             DispatchStore store,

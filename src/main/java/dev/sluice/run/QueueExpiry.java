@@ -3,6 +3,9 @@ package dev.sluice.run;
 import java.time.Clock;
 import java.util.Optional;
 
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.DispatchStore;
@@ -13,6 +16,7 @@ import dev.sluice.record.Ending;
  * The queue holds no requests (ADR 0057): each one's is read back from the store to end it. A store that fails
  * meanwhile leaves the rest for reconciliation, as any store failure does.
  */
+@Singleton
 final class QueueExpiry {
 
     /** At most this many of the store's queue per round: the rest wait for the next. */
@@ -23,6 +27,7 @@ final class QueueExpiry {
     private final Finisher finisher;
     private final Clock clock;
 
+    @Inject
     QueueExpiry(DispatchScheduler scheduler, DispatchStore store, Finisher finisher, Clock clock) {
         this.scheduler = scheduler;
         this.store = store;

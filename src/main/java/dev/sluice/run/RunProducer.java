@@ -23,7 +23,6 @@ import dev.sluice.output.OutputLimits;
 import dev.sluice.record.DispatchAccepted;
 import dev.sluice.record.DispatchConfig;
 import dev.sluice.record.DispatchFinished;
-import dev.sluice.record.DispatchQueries;
 import dev.sluice.record.DispatchQueue;
 import dev.sluice.record.DispatchStore;
 import dev.sluice.record.DispatchTransitions;
@@ -165,40 +164,6 @@ class RunProducer {
                 worker.id(),
                 accepted::fire,
                 tracing);
-    }
-
-    @Produces
-    @Singleton
-    Cancellation cancellation(
-            DispatchQueries queries,
-            DispatchStore store,
-            DispatchTransitions transitions,
-            DispatchScheduler scheduler,
-            Finisher finisher,
-            Clock clock) {
-        return new Cancellation(queries, store, transitions, scheduler, finisher, clock);
-    }
-
-    @Produces
-    @Singleton
-    QueueExpiry expiry(DispatchScheduler scheduler, DispatchStore store, Finisher finisher, Clock clock) {
-        return new QueueExpiry(scheduler, store, finisher, clock);
-    }
-
-    @Produces
-    @Singleton
-    Takeover takeover(
-            DispatchStore store,
-            DispatchTransitions transitions,
-            DispatchScheduler scheduler,
-            DispatchQueue queue,
-            DispatchRunner runner,
-            Finisher finisher,
-            ContainerStopper stopper,
-            ContainerRuntime inventory,
-            Clock clock,
-            Tracing tracing) {
-        return new Takeover(store, transitions, scheduler, queue, runner, finisher, stopper, inventory, clock, tracing);
     }
 
     @Produces

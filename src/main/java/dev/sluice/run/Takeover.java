@@ -5,6 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+
 import org.jboss.logging.Logger;
 
 import dev.sluice.concurrent.LogScope;
@@ -22,6 +25,7 @@ import dev.sluice.trace.Tracing;
 import dev.sluice.worker.Reconciler;
 
 /** Carries out what reconciliation decides (ADR 0010), through the same scheduler, runner and finish path as any dispatch. */
+@Singleton
 final class Takeover implements Reconciler.Lifecycle {
 
     private static final Logger LOG = Logger.getLogger(Takeover.class);
@@ -40,6 +44,7 @@ final class Takeover implements Reconciler.Lifecycle {
     private final Clock clock;
     private final Tracing tracing;
 
+    @Inject
     Takeover(
             DispatchStore store,
             DispatchTransitions transitions,

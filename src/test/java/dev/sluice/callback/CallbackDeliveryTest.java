@@ -23,6 +23,7 @@ import dev.sluice.outbound.GuardedDnsResolver;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.StoredDispatches;
 import dev.sluice.store.Jdbc;
+import dev.sluice.testsupport.Events;
 import dev.sluice.testsupport.ManualExecutor;
 import dev.sluice.testsupport.MutableClock;
 import dev.sluice.testsupport.Receiver;
@@ -31,6 +32,7 @@ import dev.sluice.testsupport.Signatures;
 import dev.sluice.testsupport.TestStores;
 import dev.sluice.trace.SpanNames;
 import dev.sluice.trace.Tracing;
+import dev.sluice.worker.Worker;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
@@ -100,11 +102,10 @@ class CallbackDeliveryTest {
                 signers,
                 schedule,
                 clock,
-                "worker-1",
-                Duration.ofSeconds(2),
+                new Worker("worker-1"),
                 senders,
                 slots,
-                attempted::add,
+                Events.to(attempted::add),
                 tracing);
     }
 

@@ -25,6 +25,7 @@ import dev.sluice.record.Dispatch;
 import dev.sluice.record.StoredDispatches;
 import dev.sluice.store.Jdbc;
 import dev.sluice.store.ResultFiles;
+import dev.sluice.testsupport.Events;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.Signatures;
 import dev.sluice.testsupport.TestStores;
@@ -78,11 +79,10 @@ class CallbackRestartIT {
                 TenantSigners.of(Signatures.TEST_SECRETS, Map.of()),
                 schedule,
                 clock,
-                name,
-                Duration.ofSeconds(2),
+                new dev.sluice.worker.Worker(name),
                 senders,
                 new DeliverySlots(4, 4, 4),
-                attempt -> {},
+                Events.to(attempt -> {}),
                 new Tracing(OpenTelemetry.noop()));
         return new Worker(dispatches, outbox, delivery);
     }

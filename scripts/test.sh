@@ -107,3 +107,7 @@ if [ "$lane" = integration ]; then
 fi
 ./mvnw -B -ntp verify "$@"
 scripts/skipped-tests.sh --newer "$started" target/surefire-reports target/failsafe-reports
+# The whole suite ends with the second engine's subset, as .ci/run's last lane does.
+if [ "$lane" = full ]; then
+  "$0" --podman "$@"
+fi

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Runs the test suite in one of two lanes.
+# Runs the test suite, whole or in one of its lanes.
 #
 #   scripts/test.sh --fast   unit, property and @QuarkusTest tests against a
 #                            scripted engine: no Docker, PostgreSQL or Node
 #                            needed, a few minutes on two cores.
-#   scripts/test.sh          the whole suite (what .ci/run runs, in two parts):
-#                            the fast lane's tests and the integration tests.
+#   scripts/test.sh          the whole suite (what .ci/run runs, in three parts):
+#                            the fast lane's tests, the integration tests, and
+#                            the Podman lane.
 #   scripts/test.sh --integration
 #                            the whole suite without the fast lane's tests, for
 #                            a run that has just passed them (.ci/run).

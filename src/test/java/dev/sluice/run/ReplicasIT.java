@@ -94,11 +94,12 @@ class ReplicasIT {
 
     /**
      * What dispatch {@code i} prints: a few KiB, its own. When a replica is
-     * killed, one that asks for a second attempt runs for five seconds, so the
-     * kill can be timed to cut one of them short.
+     * killed, one that asks for a second attempt runs for ten seconds, so the
+     * kill can be timed to cut one of them short even when looking for one
+     * takes seconds on a loaded machine.
      */
     private static String script(int i) {
-        String sleep = twice(i) && KILL && REPLICAS > 1 ? "5" : "0.5";
+        String sleep = twice(i) && KILL && REPLICAS > 1 ? "10" : "0.5";
         return "seq " + i + " " + (i + 600) + "; sleep " + sleep + "; echo end " + i;
     }
 
@@ -160,7 +161,7 @@ class ReplicasIT {
         String cutShort = null;
         if (killed != null) {
             // Part-way: about a third delivered, the rest running or waiting; and while the replica runs a
-            // dispatch that asked for a second attempt, started so lately that its five seconds are not over.
+            // dispatch that asked for a second attempt, started so lately that its ten seconds are not over.
             await().atMost(Duration.ofMinutes(3))
                     .pollInterval(Duration.ofMillis(100))
                     .until(() -> receiver.byWebhookId("msg_").size() >= DISPATCHES / 3);
@@ -359,10 +360,10 @@ class ReplicasIT {
 
     /**
      * A dispatch asking for a second attempt whose container runs on {@code workerId} and was created
-     * within the last two seconds (the engine counts in whole seconds), so it has three more to run.
+     * within the last five seconds (the engine counts in whole seconds), so it has four more to run.
      */
     private static Optional<String> justStartedAskingTwice(String workerId, Map<String, Integer> numberOf) {
-        Instant lately = Instant.now().minusSeconds(2);
+        Instant lately = Instant.now().minusSeconds(5);
         return containersByDispatch().entrySet().stream()
                 .filter(e -> numberOf.containsKey(e.getKey()) && twice(numberOf.get(e.getKey())))
                 .filter(e -> e.getValue().stream()

@@ -21,10 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -44,7 +41,6 @@ import dev.sluice.worker.CrashPoint;
  * started again over the same store: each dispatch ends with the result its
  * process earned, delivered, every delivery of it carrying the same body.
  */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CrashRecoveryIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -94,8 +90,6 @@ class CrashRecoveryIT {
         crashing.shutdownNow();
     }
 
-    /** Last, so the class's other cases run while the points crash. */
-    @Order(Integer.MAX_VALUE)
     @ParameterizedTest
     @EnumSource(CrashPoint.class)
     void aWorkerKilledAtAnyStepLosesNothing(CrashPoint point) throws Throwable {

@@ -4,23 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -66,92 +57,53 @@ class CrashRecoveryIT {
         return body;
     }
 
-    /**
-     * Every crash point's two workers, run beside the other points', two points at a time, while the class's
-     * other cases run: each point has its own worker id, data directory, ports and receiver, so none sees
-     * another's dispatch, and the points' worker starts and waits overlap instead of adding up. Two, not six,
-     * so that no more than three worker JVMs start at once on two cores beside another test JVM. Each case
-     * joins its point.
-     */
-    private static final Map<CrashPoint, CompletableFuture<Void>> CRASHES = new EnumMap<>(CrashPoint.class);
-
-    private static ExecutorService crashing;
-
-    @BeforeAll
-    static void crashAtEveryPoint() {
-        crashing = Executors.newFixedThreadPool(2);
-        for (CrashPoint point : CrashPoint.values()) {
-            CRASHES.put(point, CompletableFuture.runAsync(() -> killedAt(point), crashing));
-        }
-    }
-
-    @AfterAll
-    static void stopCrashing() {
-        crashing.shutdownNow();
-    }
-
     @ParameterizedTest
     @EnumSource(CrashPoint.class)
-    void aWorkerKilledAtAnyStepLosesNothing(CrashPoint point) throws Throwable {
-        try {
-            CRASHES.get(point).get(5, TimeUnit.MINUTES);
-        } catch (ExecutionException e) {
-            throw e.getCause();
+    void aWorkerKilledAtAnyStepLosesNothing(CrashPoint point) throws Exception {
+        Path data = WorkerProcess.freshDataDir("crash-" + point);
+        Map<String, String> env =
+                WorkerProcess.baseEnvironment(data, "crash-" + point.name().toLowerCase());
+        String id = "crash-" + point.name().toLowerCase().replace('_', '-') + "-" + System.nanoTime();
+
+        Map<String, String> armed = new HashMap<>(env);
+        armed.put("SLUICE_CHAOS_HALT_AT", point.name());
+        try (WorkerProcess first = WorkerProcess.start(armed)) {
+            try {
+                first.dispatch(request(id, SCRIPT, Map.of()));
+            } catch (IOException e) {
+                // The worker died before answering: the client cannot tell whether it was accepted.
+            }
+            assertThat(first.awaitExit(Duration.ofSeconds(60)))
+                    .as("halted at %s", point)
+                    .isTrue();
+            assertThat(first.exitValue()).isEqualTo(137);
         }
-    }
+        try (WorkerProcess second = WorkerProcess.start(env)) {
+            // So it sends the same request again: with its own id that is safe, never a second dispatch.
+            second.submit(request(id, SCRIPT, Map.of()));
+            JsonNode r = second.awaitDelivered(id);
+            assertThat(r.path("status").asText()).isEqualTo("failed");
+            JsonNode result = r.path("result");
+            assertThat(result.path("exitCode").asInt()).isEqualTo(3);
+            assertThat(result.path("stdout").asText()).isEqualTo("first line\nlast line\n");
+            assertThat(result.path("stderr").asText()).isEqualTo("to stderr\n");
+            // Captured live or read back from the log, whichever the crash left: the same digests.
+            assertThat(result.path("stdoutDigest")).isEqualTo(digest("first line\nlast line\n"));
+            assertThat(result.path("stderrDigest")).isEqualTo(digest("to stderr\n"));
+            // A container that outlived its worker still ran under the witness, whose record the next one reads.
+            assertThat(result.path("stdoutWitness").path("state").asText()).isEqualTo("complete");
 
-    private static void killedAt(CrashPoint point) {
-        try (Receiver receiver = Receiver.on("127.0.0.1")) {
-            Path data = WorkerProcess.freshDataDir("crash-" + point);
-            Map<String, String> env =
-                    WorkerProcess.baseEnvironment(data, "crash-" + point.name().toLowerCase());
-            String id = "crash-" + point.name().toLowerCase().replace('_', '-') + "-" + System.nanoTime();
-            Map<String, Object> request = new HashMap<>(WorkerClient.script(SCRIPT));
-            request.put("id", id);
-            request.put("callbackUrl", receiver.url("/hook/" + id));
-
-            Map<String, String> armed = new HashMap<>(env);
-            armed.put("SLUICE_CHAOS_HALT_AT", point.name());
-            try (WorkerProcess first = WorkerProcess.start(armed)) {
-                try {
-                    first.dispatch(request);
-                } catch (IOException e) {
-                    // The worker died before answering: the client cannot tell whether it was accepted.
-                }
-                assertThat(first.awaitExit(Duration.ofSeconds(60)))
-                        .as("halted at %s", point)
+            List<Receiver.Request> deliveries = receiver.requests();
+            assertThat(deliveries).isNotEmpty().allSatisfy(d -> {
+                assertThat(d.header("webhook-id")).isEqualTo("msg_" + id);
+                assertThat(d.bodyText()).isEqualTo(deliveries.get(0).bodyText());
+                assertThat(Signatures.verifies(d, Signatures.TEST_SECRETS.get(0)))
                         .isTrue();
-                assertThat(first.exitValue()).isEqualTo(137);
+            });
+            assertThat(JSON.readTree(deliveries.get(0).body())).isEqualTo(result);
+            if (point == CrashPoint.DURING_DELIVERY) {
+                assertThat(deliveries).hasSize(2); // sent, not recorded, sent again: at least once, same body
             }
-            try (WorkerProcess second = WorkerProcess.start(env)) {
-                // So it sends the same request again: with its own id that is safe, never a second dispatch.
-                second.submit(request);
-                JsonNode r = second.awaitDelivered(id);
-                assertThat(r.path("status").asText()).isEqualTo("failed");
-                JsonNode result = r.path("result");
-                assertThat(result.path("exitCode").asInt()).isEqualTo(3);
-                assertThat(result.path("stdout").asText()).isEqualTo("first line\nlast line\n");
-                assertThat(result.path("stderr").asText()).isEqualTo("to stderr\n");
-                // Captured live or read back from the log, whichever the crash left: the same digests.
-                assertThat(result.path("stdoutDigest")).isEqualTo(digest("first line\nlast line\n"));
-                assertThat(result.path("stderrDigest")).isEqualTo(digest("to stderr\n"));
-                // A container that outlived its worker still ran under the witness, whose record the next one reads.
-                assertThat(result.path("stdoutWitness").path("state").asText()).isEqualTo("complete");
-
-                List<Receiver.Request> deliveries = receiver.requests();
-                assertThat(deliveries).isNotEmpty().allSatisfy(d -> {
-                    assertThat(d.header("webhook-id")).isEqualTo("msg_" + id);
-                    assertThat(d.bodyText()).isEqualTo(deliveries.get(0).bodyText());
-                    assertThat(Signatures.verifies(d, Signatures.TEST_SECRETS.get(0)))
-                            .isTrue();
-                });
-                assertThat(JSON.readTree(deliveries.get(0).body())).isEqualTo(result);
-                if (point == CrashPoint.DURING_DELIVERY) {
-                    assertThat(deliveries).hasSize(2); // sent, not recorded, sent again: at least once, same body
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -4,9 +4,8 @@
 #   scripts/test.sh --fast   unit, property and @QuarkusTest tests against a
 #                            scripted engine: no Docker, PostgreSQL or Node
 #                            needed, a few minutes on two cores.
-#   scripts/test.sh          the whole suite (what .ci/run runs, in three parts):
-#                            the fast lane's tests, the integration tests, and
-#                            the Podman lane.
+#   scripts/test.sh          the whole suite (what .ci/run runs, in two parts):
+#                            the fast lane's tests and the integration tests.
 #   scripts/test.sh --integration
 #                            the whole suite without the fast lane's tests, for
 #                            a run that has just passed them (.ci/run).
@@ -108,7 +107,3 @@ if [ "$lane" = integration ]; then
 fi
 ./mvnw -B -ntp verify "$@"
 scripts/skipped-tests.sh --newer "$started" target/surefire-reports target/failsafe-reports
-# The whole suite ends with the second engine's subset, as .ci/run's last lane does.
-if [ "$lane" = full ]; then
-  "$0" --podman "$@"
-fi

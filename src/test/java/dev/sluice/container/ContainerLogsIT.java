@@ -33,6 +33,9 @@ import dev.sluice.testsupport.TestDocker;
 /** Reading a finished container's output back from the runtime's log: whole, and by range. */
 class ContainerLogsIT {
 
+    /** A store no worker reads: the containers here are no worker's to reap, whichever JVM runs one beside. */
+    private static final String STORE = "logs-it";
+
     private static DockerClients clients;
     private static ContainerRuntime runtime;
     private static ContainerLogs logs;
@@ -49,7 +52,7 @@ class ContainerLogsIT {
                 Map.of(),
                 null,
                 false,
-                Map.of(Labels.DISPATCH_ID, "d-logs", Labels.WORKER_ID, "logs-it"),
+                Map.of(Labels.DISPATCH_ID, "d-logs", Labels.WORKER_ID, "logs-it", Labels.STORE_ID, STORE),
                 64L << 20,
                 0,
                 64,
@@ -132,7 +135,7 @@ class ContainerLogsIT {
                 Map.of(),
                 null,
                 false,
-                Map.of(Labels.DISPATCH_ID, "d-gone", Labels.WORKER_ID, "logs-it"),
+                Map.of(Labels.DISPATCH_ID, "d-gone", Labels.WORKER_ID, "logs-it", Labels.STORE_ID, STORE),
                 0,
                 0,
                 0,
@@ -159,7 +162,7 @@ class ContainerLogsIT {
         String tagged = clients.control()
                 .createContainerCmd(TestDocker.AGENT_IMAGE)
                 .withCmd("true")
-                .withLabels(Map.of(Labels.DISPATCH_ID, "d-tagged", Labels.WORKER_ID, "logs-it"))
+                .withLabels(Map.of(Labels.DISPATCH_ID, "d-tagged", Labels.WORKER_ID, "logs-it", Labels.STORE_ID, STORE))
                 .withHostConfig(HostConfig.newHostConfig()
                         .withNetworkMode("none")
                         .withLogConfig(new LogConfig(

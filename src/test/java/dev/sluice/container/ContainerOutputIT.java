@@ -122,7 +122,8 @@ class ContainerOutputIT {
                 Map.of(),
                 null,
                 false,
-                Map.of(Labels.DISPATCH_ID, "it-output", Labels.WORKER_ID, "test"),
+                // A store no worker reads: no worker reaps it, whichever JVM runs one beside.
+                Map.of(Labels.DISPATCH_ID, "it-output", Labels.WORKER_ID, "test", Labels.STORE_ID, "output-it"),
                 256L << 20,
                 0,
                 256,

@@ -82,14 +82,16 @@ init_path = "/usr/bin/catatonit"
 # not a copy of the host's entries and a host.containers.internal address.
 base_hosts_file = "none"
 host_containers_internal_ip = "none"
+# Only what conmon hands on to a container's exit command (podman container cleanup): the
+# database and the events log are found from the storage root and tmp_dir, as the cleanup finds
+# them. A static_dir or events_logfile_path of its own left every container "stopped", never
+# cleaned up, and each wait answered about twenty seconds after the exit.
 [engine]
 cgroup_manager = "cgroupfs"
 events_logger = "file"
-events_logfile_path = "$run_dir/events.log"
 runtime = "$runtime"
 tmp_dir = "$run_dir/tmp"
 volume_path = "$state_dir/volumes"
-static_dir = "$state_dir/libpod"
 EOF
 }
 

@@ -360,10 +360,12 @@ class ReplicasIT {
 
     /**
      * A dispatch asking for a second attempt whose container runs on {@code workerId} and was created
-     * within the last five seconds (the engine counts in whole seconds), so it has four more to run.
+     * within the last eight seconds (the engine counts in whole seconds), so its ten-second sleep, begun
+     * after that, has at least one more to run. A loaded machine takes seconds from create to start, so
+     * a narrower window can stay empty.
      */
     private static Optional<String> justStartedAskingTwice(String workerId, Map<String, Integer> numberOf) {
-        Instant lately = Instant.now().minusSeconds(5);
+        Instant lately = Instant.now().minusSeconds(8);
         return containersByDispatch().entrySet().stream()
                 .filter(e -> numberOf.containsKey(e.getKey()) && twice(numberOf.get(e.getKey())))
                 .filter(e -> e.getValue().stream()

@@ -33,7 +33,7 @@ import dev.sluice.actions.Relay;
 import dev.sluice.artifact.MediaTypes;
 import dev.sluice.callback.CallbackService;
 import dev.sluice.events.EventHub;
-import dev.sluice.logs.LogRange;
+import dev.sluice.io.LogRange;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchConfig;
 import dev.sluice.record.DispatchLinks;

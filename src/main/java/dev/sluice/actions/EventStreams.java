@@ -25,14 +25,18 @@ import dev.sluice.record.DispatchConfig;
 public class EventStreams {
 
     private final EventHub hub;
-    private final EventsConfig events;
-    private final DispatchConfig dispatches;
+    private final int maxStreams;
+    private final Duration retryAfter;
 
     @Inject
     EventStreams(EventHub hub, EventsConfig events, DispatchConfig dispatches) {
+        this(hub, events.maxSubscribers(), dispatches.retryAfter());
+    }
+
+    EventStreams(EventHub hub, int maxStreams, Duration retryAfter) {
         this.hub = hub;
-        this.events = events;
-        this.dispatches = dispatches;
+        this.maxStreams = maxStreams;
+        this.retryAfter = retryAfter;
     }
 
     /**
@@ -60,7 +64,7 @@ public class EventStreams {
 
     /** How many streams the worker serves at once ({@code sluice.events.max-subscribers}). */
     public int maxStreams() {
-        return events.maxSubscribers();
+        return maxStreams;
     }
 
     private void admitted(EventHub.Admission admission) {
@@ -74,7 +78,6 @@ public class EventStreams {
                 ? "as many event streams of this tenant are open as sluice.events.max-subscribers-per-tenant allows;"
                         + " try again later"
                 : "the worker has as many event streams open as sluice.events.max-subscribers allows; try again later";
-        Duration retryAfter = dispatches.retryAfter();
         return new ProblemException(
                 429,
                 "too-many-streams",

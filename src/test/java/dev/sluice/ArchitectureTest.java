@@ -41,9 +41,11 @@ import dev.sluice.record.PlantedUpwardImport;
  * The package order and the rules that keep it (ADR 0079), checked on the
  * compiled classes. Each layer may use the layers below it and never one above
  * it or a peer: the two doors never use each other, the run never reaches up to
- * the actions, the record never knows who runs it. Inside {@code container},
- * each part uses only the parts it is allowed, and none uses the root that
- * puts them together; images have one home, {@code image}.
+ * the actions, the record never knows who runs it. The doors reach the service
+ * through {@code actions} alone, naming only documents of the packages below
+ * (ADR 0080). Inside {@code container}, each part uses only the parts it is
+ * allowed, and none uses the root that puts them together; images have one
+ * home, {@code image}.
  */
 class ArchitectureTest {
 
@@ -216,7 +218,7 @@ class ArchitectureTest {
 
     /**
      * The door rule names each way past actions: the run, a bean, a setting, a
-     * helper that is no document, a port called rather than implemented; and
+     * utility class that is no document, a port called rather than implemented; and
      * lets the implementing itself, and the documents, through.
      */
     @Test
@@ -370,7 +372,7 @@ class ArchitectureTest {
                             }
                         }))
                 .because("the doors reach the service through actions alone (ADR 0080): below it they name only "
-                        + "documents (records, enums, exceptions), never a bean, a setting or a helper");
+                        + "documents (records, enums, exceptions), never a bean, a setting or a utility class");
     }
 
     /**

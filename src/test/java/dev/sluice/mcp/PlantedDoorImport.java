@@ -14,7 +14,7 @@ import dev.sluice.run.DispatchIntake;
 /**
  * A door that breaks the rules a door can break on purpose: it reaches past
  * {@code actions} into the run, injects a bean ({@code EventHub}) and a
- * setting ({@code DispatchConfig}) of the packages below, calls a helper of
+ * setting ({@code DispatchConfig}) of the packages below, calls a utility class of
  * theirs that is no document ({@code DispatchLinks}), and implements the
  * events' port, as a door may, but also calls another sink through it, as it
  * may not; and it holds a statement on the dispatches table outside the

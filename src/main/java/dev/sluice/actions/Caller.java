@@ -61,6 +61,11 @@ public record Caller(String tenant, boolean operator) {
         return operator ? key : DispatchKey.idOf(key);
     }
 
+    /** How this caller names the dispatch {@code tenant} knows as {@code id}. */
+    public String name(String tenant, String id) {
+        return name(DispatchKey.of(tenant, id));
+    }
+
     /** The tenant a listing is confined to; {@code null} for an operator, who sees all. */
     public String listedTenant() {
         return operator ? null : tenant;

@@ -19,14 +19,15 @@ import dev.sluice.callback.CallbackStore;
 import dev.sluice.container.ContainerRuntime;
 import dev.sluice.container.engine.ContainerException;
 import dev.sluice.image.ImagesConfig;
+import dev.sluice.io.LogRange;
 import dev.sluice.logs.DispatchLogs;
-import dev.sluice.logs.LogRange;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchQueries;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.DispatchStore;
 import dev.sluice.record.PullPolicy;
 import dev.sluice.record.RequestRefused;
+import dev.sluice.record.StoredResult;
 import dev.sluice.run.Cancellation;
 import dev.sluice.run.DispatchIntake;
 import dev.sluice.workspace.WorkspaceRefused;
@@ -224,6 +225,26 @@ public class DispatchActions {
                     "status",
                     "must be one of queued, starting, " + "running, succeeded, failed, timed_out, cancelled, error")));
         }
+    }
+
+    /**
+     * Sends the stored result of the dispatch the caller names {@code id} to its
+     * callback URL again, now, with the same webhook-id and body; gives the
+     * record as it reads after.
+     */
+    public Dispatch redeliver(Caller caller, String id) {
+        callbacks.redeliver(get(caller, id));
+        return get(caller, id);
+    }
+
+    /** The stored result's JSON (docs/api.md, section 7); empty until the dispatch has finished. */
+    public Optional<byte[]> result(Caller caller, String id) {
+        return Optional.ofNullable(get(caller, id).result()).map(StoredResult::json);
+    }
+
+    /** The dispatch with this key, for a door that holds the key already (a wait on its finish). */
+    public Dispatch record(String key) {
+        return queries.get(key);
     }
 
     public Cancelled cancel(Caller caller, String id) {

@@ -1,10 +1,12 @@
 package dev.sluice.actions;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.function.Predicate;
 
 import dev.sluice.artifact.ArtifactStore;
+import dev.sluice.artifact.MediaTypes;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchDigest;
 import dev.sluice.record.DispatchQueries;
@@ -37,6 +39,14 @@ public class DispatchArtifacts {
         this.workerId = workerId;
         this.clock = clock;
         this.gone = gone;
+    }
+
+    /**
+     * The media type of artifact {@code name}, kept in {@code file}: the one it
+     * was given when kept (docs/api.md, section 7.8).
+     */
+    public static String mediaType(String name, Path file) throws IOException {
+        return MediaTypes.of(name, file);
     }
 
     /** The file artifact {@code name} of dispatch {@code id} is kept in. */

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import dev.sluice.callback.CallbackStore;
 import dev.sluice.callback.DeliveryState;
+import dev.sluice.json.RecordCopies;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchKey;
 import dev.sluice.record.DispatchLinks;
@@ -153,6 +154,11 @@ public record DispatchView(
 
             @Schema(description = "absent when empty, and in a listing: the latest 20 attempts, oldest first")
             List<CallbackStore.AttemptView> history) {}
+
+    /** {@code d} as it reads once its result, the JSON {@code result}, is stored: the API's warm-up shows one. */
+    public static Dispatch withResult(Dispatch d, byte[] result) {
+        return RecordCopies.with(d, "result", StoredResult.of(result));
+    }
 
     public static DispatchView of(Dispatch d, Optional<CallbackStore.State> delivery) {
         return new DispatchView(

@@ -6,7 +6,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import dev.sluice.concurrent.SharedPool;
-import dev.sluice.logs.LogRange;
+import dev.sluice.io.LogRange;
 import dev.sluice.record.RequestRefused;
 
 /**

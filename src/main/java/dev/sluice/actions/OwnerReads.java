@@ -15,7 +15,7 @@ import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.sluice.logs.LogRange;
+import dev.sluice.io.LogRange;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchConfig;
 import dev.sluice.record.DispatchKey;

@@ -18,6 +18,7 @@ import jakarta.ws.rs.core.Response;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.sluice.actions.Caller;
 import dev.sluice.actions.DispatchActions;
 import dev.sluice.actions.DispatchRequest;
 import dev.sluice.actions.DispatchRequestValidator;
@@ -28,11 +29,8 @@ import dev.sluice.callback.CallbackStore;
 import dev.sluice.callback.DeliveryState;
 import dev.sluice.concurrent.WarmUp;
 import dev.sluice.record.Dispatch;
-import dev.sluice.record.DispatchKey;
-import dev.sluice.record.DispatchLinks;
 import dev.sluice.record.DispatchSpec;
 import dev.sluice.record.RequestRefused;
-import dev.sluice.record.StoredResult;
 
 /**
  * The REST edge's own work, taken once after start with requests that never
@@ -90,7 +88,7 @@ class ApiWarmUp {
     /** POST's own part: read (bounded, as a body is), validate and fingerprint the request, and answer 202. */
     private void accept() throws IOException {
         DispatchRequest request = actions.read(REQUEST);
-        DispatchSpec spec = validator.validate(DispatchKey.DEFAULT_TENANT, request);
+        DispatchSpec spec = validator.validate(Caller.ANONYMOUS.tenant(), request);
         Dispatch queued = new Dispatch(
                 request.id(),
                 Dispatch.Status.QUEUED,
@@ -110,7 +108,7 @@ class ApiWarmUp {
                 null);
         DispatchView view = DispatchView.of(queued, Optional.empty());
         Response response = Response.accepted(view)
-                .location(URI.create(DispatchLinks.self(queued.id())))
+                .location(URI.create(view.links().self()))
                 .header(DispatchResource.REPLAYED, null)
                 .build();
         json.writeValueAsBytes(response.getEntity());
@@ -119,23 +117,25 @@ class ApiWarmUp {
     /** GET's: a finished record, its stored result and its callback's delivery. */
     private void answer() throws IOException {
         Instant now = clock.instant();
-        Dispatch finished = new Dispatch(
-                "warm-up",
-                Dispatch.Status.SUCCEEDED,
-                "sluice.invalid/warm-up:none",
-                now,
-                now,
-                now,
-                null,
-                "https://192.0.2.1/warm-up",
-                StoredResult.of(RESULT),
-                null,
-                "warm-up",
-                null,
-                false,
-                "",
-                1,
-                null);
+        Dispatch finished = DispatchView.withResult(
+                new Dispatch(
+                        "warm-up",
+                        Dispatch.Status.SUCCEEDED,
+                        "sluice.invalid/warm-up:none",
+                        now,
+                        now,
+                        now,
+                        null,
+                        "https://192.0.2.1/warm-up",
+                        null,
+                        null,
+                        "warm-up",
+                        null,
+                        false,
+                        "",
+                        1,
+                        null),
+                RESULT);
         CallbackStore.State delivered =
                 new CallbackStore.State(DeliveryState.DELIVERED, 1, 204, null, null, now, List.of());
         json.writeValueAsBytes(DispatchView.of(finished, Optional.of(delivered)));
@@ -149,7 +149,7 @@ class ApiWarmUp {
             json.writeValueAsBytes(problems.json(e).getEntity());
         }
         try {
-            validator.validate(DispatchKey.DEFAULT_TENANT, actions.read(INVALID));
+            validator.validate(Caller.ANONYMOUS.tenant(), actions.read(INVALID));
         } catch (ProblemException e) {
             json.writeValueAsBytes(problems.problem(e).getEntity());
         }

@@ -26,17 +26,12 @@ import dev.sluice.actions.DispatchArtifacts;
 import dev.sluice.actions.DispatchListView;
 import dev.sluice.actions.DispatchRequest;
 import dev.sluice.actions.DispatchView;
+import dev.sluice.actions.EventStreams;
 import dev.sluice.actions.OwnerAnswer;
 import dev.sluice.actions.OwnerReads;
 import dev.sluice.actions.ProblemException;
 import dev.sluice.actions.Relay;
-import dev.sluice.artifact.MediaTypes;
-import dev.sluice.callback.CallbackService;
-import dev.sluice.events.EventHub;
-import dev.sluice.logs.LogRange;
-import dev.sluice.record.Dispatch;
-import dev.sluice.record.DispatchConfig;
-import dev.sluice.record.DispatchLinks;
+import dev.sluice.io.LogRange;
 import dev.sluice.record.RequestRefused;
 import io.opentelemetry.context.Scope;
 import io.vertx.core.http.HttpServerRequest;
@@ -52,16 +47,10 @@ public class DispatchResource implements DispatchApi {
     Callers callers;
 
     @Inject
-    CallbackService callbacks;
-
-    @Inject
     DispatchArtifacts artifacts;
 
     @Inject
-    EventHub events;
-
-    @Inject
-    DispatchConfig limits;
+    EventStreams streams;
 
     @Inject
     LogWrites logWrites;
@@ -88,9 +77,9 @@ public class DispatchResource implements DispatchApi {
         try (Scope trace = traces.enter()) {
             accepted = actions.create(callers.current(), request);
         }
-        Dispatch d = accepted.dispatch();
-        return Response.accepted(actions.view(d))
-                .location(URI.create(DispatchLinks.self(d.id())))
+        DispatchView view = actions.view(accepted.dispatch());
+        return Response.accepted(view)
+                .location(URI.create(view.links().self()))
                 .header(REPLAYED, accepted.created() ? null : "true")
                 .build();
     }
@@ -120,9 +109,8 @@ public class DispatchResource implements DispatchApi {
 
     @Override
     public Response redeliver(String id) {
-        Caller caller = callers.current();
-        callbacks.redeliver(actions.get(caller, id));
-        return Response.accepted(actions.view(actions.get(caller, id))).build();
+        return Response.accepted(actions.view(actions.redeliver(callers.current(), id)))
+                .build();
     }
 
     @Override
@@ -159,15 +147,11 @@ public class DispatchResource implements DispatchApi {
                     after -> owners.events(caller, id, relay.after(after)),
                     lastEventId)) {
                 close(owner.get());
-                throw SseEvents.refusal(EventHub.Admission.WORKER_FULL, limits.retryAfter());
+                throw streams.full();
             }
             return;
         }
-        EventHub.Admission admission = events.subscribe(
-                caller.tenant(), caller.dispatchKey(id), SseEvents.lastEventId(lastEventId), new SseEvents(sink, sse));
-        if (admission != EventHub.Admission.OPEN) {
-            throw SseEvents.refusal(admission, limits.retryAfter());
-        }
+        streams.follow(caller, id, SseEvents.lastEventId(lastEventId), new SseEvents(sink, sse));
     }
 
     /**
@@ -186,7 +170,7 @@ public class DispatchResource implements DispatchApi {
         String type;
         try {
             size = Files.size(file);
-            type = MediaTypes.of(name, file);
+            type = DispatchArtifacts.mediaType(name, file);
         } catch (NoSuchFileException e) { // swept between the look-up and now
             throw new RequestRefused(
                     RequestRefused.Reason.ARTIFACT_GONE, "the artifacts of dispatch " + id + " were just removed");

@@ -20,12 +20,10 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-import dev.sluice.actions.Caller;
+import dev.sluice.actions.EventStreams;
 import dev.sluice.actions.Problem;
 import dev.sluice.actions.ProblemException;
-import dev.sluice.events.EventHub;
 import dev.sluice.events.MetadataFilter;
-import dev.sluice.record.DispatchConfig;
 
 /** The state changes of every dispatch, as server-sent events (docs/api.md, section 2.12). */
 @Path("/v1/events")
@@ -33,10 +31,7 @@ import dev.sluice.record.DispatchConfig;
 public class EventsResource {
 
     @Inject
-    EventHub hub;
-
-    @Inject
-    DispatchConfig limits;
+    EventStreams streams;
 
     @Inject
     Callers callers;
@@ -73,11 +68,6 @@ public class EventsResource {
                     List.of(Problem.FieldError.of("metadataKey", "is required with metadataValue")));
         }
         MetadataFilter filter = key == null || key.isEmpty() ? null : new MetadataFilter(key, value);
-        Caller caller = callers.current();
-        EventHub.Admission admission =
-                hub.subscribeAll(caller.tenant(), caller.operator(), filter, new SseEvents(sink, sse));
-        if (admission != EventHub.Admission.OPEN) {
-            throw SseEvents.refusal(admission, limits.retryAfter());
-        }
+        streams.followAll(callers.current(), filter, new SseEvents(sink, sse));
     }
 }

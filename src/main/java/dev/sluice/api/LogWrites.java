@@ -16,7 +16,7 @@ import org.jboss.logging.Logger;
 
 import dev.sluice.actions.ApiConfig;
 import dev.sluice.concurrent.Threads;
-import dev.sluice.logs.LogRange;
+import dev.sluice.io.LogRange;
 import io.vertx.core.http.HttpServerResponse;
 
 /**

@@ -19,11 +19,11 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
+import dev.sluice.actions.EventStreams;
 import dev.sluice.actions.OwnerAnswer;
 import dev.sluice.actions.OwnerReads;
 import dev.sluice.concurrent.Threads;
 import dev.sluice.events.EventMessage;
-import dev.sluice.events.EventsConfig;
 
 /**
  * A dispatch's event stream relayed from the replica running it (ADR 0065),
@@ -46,10 +46,10 @@ class RelayedEvents {
     private final Duration sendTimeout;
 
     @Inject
-    RelayedEvents(EventsConfig events, OwnerReads owners) {
+    RelayedEvents(EventStreams streams, OwnerReads owners) {
         this.threads = new ThreadPoolExecutor(
                 0,
-                events.maxSubscribers(),
+                streams.maxStreams(),
                 30,
                 TimeUnit.SECONDS,
                 new SynchronousQueue<>(),

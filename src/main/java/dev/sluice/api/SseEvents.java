@@ -1,15 +1,11 @@
 package dev.sluice.api;
 
-import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 import jakarta.ws.rs.sse.SseEventSink;
 
-import dev.sluice.actions.ProblemException;
-import dev.sluice.events.EventHub;
 import dev.sluice.events.EventMessage;
 import dev.sluice.events.EventSink;
 
@@ -18,29 +14,6 @@ final class SseEvents implements EventSink {
 
     private final SseEventSink sink;
     private final Sse sse;
-
-    /**
-     * Refusal of a stream past {@code sluice.events.max-subscribers} or the
-     * tenant's {@code max-subscribers-per-tenant}: 429, as for every bound the
-     * worker keeps on what clients ask at once (ADR 0054), not 503, which says
-     * the worker itself is failing. Null when the stream was opened.
-     */
-    static ProblemException refusal(EventHub.Admission admission, Duration retryAfter) {
-        if (admission == EventHub.Admission.OPEN) {
-            return null;
-        }
-        String detail = admission == EventHub.Admission.TENANT_FULL
-                ? "as many event streams of this tenant are open as sluice.events.max-subscribers-per-tenant allows;"
-                        + " try again later"
-                : "the worker has as many event streams open as sluice.events.max-subscribers allows; try again later";
-        return new ProblemException(
-                429,
-                "too-many-streams",
-                "Too many event streams",
-                detail,
-                null,
-                Map.of("Retry-After", Long.toString(Math.max(1, retryAfter.toSeconds()))));
-    }
 
     /** The state a client saw last, from {@code Last-Event-ID}: 0 when none, or not one of ours. */
     static int lastEventId(String header) {

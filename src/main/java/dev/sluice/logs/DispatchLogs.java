@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonToken;
 
 import dev.sluice.container.ContainerLogs;
 import dev.sluice.container.engine.ContainerException;
+import dev.sluice.io.LogRange;
 import dev.sluice.output.SecretMasker;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchKey;

@@ -13,9 +13,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.sluice.actions.DispatchListView;
 import dev.sluice.actions.GroupView;
+import dev.sluice.io.LogRange;
 import dev.sluice.json.JsonBudget;
 import dev.sluice.json.TextCut;
-import dev.sluice.logs.LogRange;
 
 /**
  * Tool answers as JSON text of at most {@code sluice.mcp.max-result-bytes}

@@ -15,11 +15,11 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import dev.sluice.actions.DispatchActions;
 import dev.sluice.concurrent.SharedPool;
 import dev.sluice.concurrent.Threads;
 import dev.sluice.record.Dispatch;
 import dev.sluice.record.DispatchFinished;
-import dev.sluice.record.DispatchQueries;
 import dev.sluice.record.RequestRefused;
 
 /**
@@ -68,9 +68,9 @@ class FinishWaits {
     private final ConcurrentHashMap<String, Set<CompletableFuture<Void>>> waits = new ConcurrentHashMap<>();
 
     @Inject
-    FinishWaits(DispatchQueries queries, McpConfig config) {
+    FinishWaits(DispatchActions actions, McpConfig config) {
         this.timer = Executors.newSingleThreadScheduledExecutor(Threads.named("mcp-wait-bound-"));
-        this.records = queries::get;
+        this.records = actions::record;
         this.deadlines = (delay, task) -> {
             var scheduled = timer.schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS);
             return () -> scheduled.cancel(false);

@@ -2,6 +2,7 @@ package dev.sluice.mcp;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -24,8 +25,6 @@ import dev.sluice.actions.Problem;
 import dev.sluice.actions.ProblemException;
 import dev.sluice.actions.Refusals;
 import dev.sluice.actions.Relay;
-import dev.sluice.record.Dispatch;
-import dev.sluice.record.DispatchKey;
 import dev.sluice.trace.Tracing;
 import io.opentelemetry.context.Scope;
 import io.quarkiverse.mcp.server.ToolManager;
@@ -274,14 +273,14 @@ class McpTools {
         if (!Boolean.TRUE.equals(args.full())) {
             return budget.small(budget.tree(digest));
         }
-        Dispatch dispatch = actions.get(caller, id);
-        if (dispatch.result() == null) {
+        Optional<byte[]> result = actions.result(caller, id);
+        if (result.isEmpty()) {
             ObjectNode out = json.createObjectNode();
             out.set("digest", budget.tree(digest));
             out.putArray("omitted").add("no result yet: the dispatch has not finished");
             return budget.small(out);
         }
-        return budget.result(dispatch.result().json(), digest);
+        return budget.result(result.get(), digest);
     }
 
     private String log(String arguments) throws JsonProcessingException {
@@ -319,7 +318,7 @@ class McpTools {
         Caller caller = caller();
         return budget.list(
                 actions.list(caller, args.status(), text(args.limit()), args.after()),
-                item -> caller.name(DispatchKey.of(item.tenant(), item.id())));
+                item -> caller.name(item.tenant(), item.id()));
     }
 
     private String dispatchGroup(String arguments) throws JsonProcessingException {

@@ -8,7 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.sluice.logs.LogRange;
+import dev.sluice.io.LogRange;
 import dev.sluice.record.RequestRefused;
 
 /**

@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
 import dev.sluice.actions.DispatchListView;
-import dev.sluice.logs.LogRange;
+import dev.sluice.io.LogRange;
 import dev.sluice.record.Dispatch;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

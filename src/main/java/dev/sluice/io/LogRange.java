@@ -1,4 +1,4 @@
-package dev.sluice.logs;
+package dev.sluice.io;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -7,10 +7,12 @@ import java.io.UncheckedIOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A byte range of one of a dispatch's streams, masked: its place and length
- * are known before its bytes, which are written from the runtime's log as it
- * sends them (ADR 0054). A range holds a read slot until it is written or
- * closed, whichever comes first.
+ * A byte range whose place and length are known before its bytes, which are
+ * written as their source sends them: one of a dispatch's streams, masked,
+ * from the runtime's log ({@code logs}, ADR 0054), or an answer relayed from
+ * the replica that holds it. A range holds what it was given (a read slot, a
+ * connection) until it is written or closed, whichever comes first; the doors
+ * write it without knowing where its bytes come from.
  */
 public final class LogRange implements AutoCloseable {
 

@@ -77,8 +77,9 @@ class PodmanEngineIT {
         Map<String, String> env = WorkerProcess.environment("podman-capture", Map.of());
         env.put("SLUICE_CONTAINER_RUNTIMES", "");
         try (WorkerProcess worker = WorkerProcess.startAsShipped(env)) {
-            String id = worker.submit(WorkerClient.script("id -u >&2; grep '^CapBnd' /proc/self/status >&2; awk 'BEGIN { for (i = 1; i <= 680000; i++)"
-                    + " printf \"%099d\\n\", i }' | head -c " + SIXTY_FOUR_MEBIBYTES));
+            String id = worker.submit(WorkerClient.script(
+                    "id -u >&2; grep '^CapBnd' /proc/self/status >&2; awk 'BEGIN { for (i = 1; i <= 680000; i++)"
+                            + " printf \"%099d\\n\", i }' | head -c " + SIXTY_FOUR_MEBIBYTES));
             JsonNode r = worker.awaitTerminal(id, Duration.ofMinutes(3));
 
             assertThat(r.path("status").asText()).as("%s", r).isEqualTo("succeeded");

@@ -212,9 +212,8 @@ class DispatchLifecycleIT {
 
     @Test
     void containersAreCreatedHardenedAndLabelled() {
-        String id =
-                submit(script("id -u; grep -E '^(NoNewPrivs|CapPrm|CapEff|CapBnd)' /proc/self/status;"
-                        + " touch /work/ok && echo writable"));
+        String id = submit(script("id -u; grep -E '^(NoNewPrivs|CapPrm|CapEff|CapBnd)' /proc/self/status;"
+                + " touch /work/ok && echo writable"));
         JsonPath r = awaitTerminal(id);
         assertThat(r.getString("result.stdout"))
                 .contains("65534\n")

@@ -4,8 +4,10 @@
 #   scripts/test.sh --fast   unit, property and @QuarkusTest tests against a
 #                            scripted engine: no Docker, PostgreSQL or Node
 #                            needed, a few minutes on two cores.
-#   scripts/test.sh          the whole suite (what .ci/run runs, in two parts):
-#                            the fast lane's tests and the integration tests.
+#   scripts/test.sh          the whole suite (what .ci/run runs, in three parts):
+#                            the fast lane's tests, the integration tests, and
+#                            then the Podman lane (below). With Maven arguments
+#                            (-Dit.test=...), those alone, without the Podman lane.
 #   scripts/test.sh --integration
 #                            the whole suite without the fast lane's tests, for
 #                            a run that has just passed them (.ci/run).
@@ -107,3 +109,6 @@ if [ "$lane" = integration ]; then
 fi
 ./mvnw -B -ntp verify "$@"
 scripts/skipped-tests.sh --newer "$started" target/surefire-reports target/failsafe-reports
+if [ "$lane" = full ] && [ $# -eq 0 ]; then
+  exec scripts/test.sh --podman
+fi

@@ -118,8 +118,10 @@ class PodmanEngineIT {
             ByteArrayOutputStream read = new ByteArrayOutputStream(SIXTY_FOUR_MEBIBYTES);
             boolean end = false;
             while (!end) {
+                // Podman serves its log at some 5 to 10 MB/s, and a range is read from the log's start.
                 HttpResponse<String> range = worker.get(
-                        "/v1/dispatches/" + id + "/logs/stdout?offset=" + read.size() + "&limit=" + (16 << 20));
+                        "/v1/dispatches/" + id + "/logs/stdout?offset=" + read.size() + "&limit=" + (16 << 20),
+                        Duration.ofMinutes(2));
                 assertThat(range.statusCode()).as(range.body()).isEqualTo(200);
                 byte[] bytes = range.body().getBytes(StandardCharsets.ISO_8859_1);
                 assertThat(bytes.length > 0

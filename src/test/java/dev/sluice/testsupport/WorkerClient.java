@@ -79,6 +79,11 @@ public class WorkerClient {
         return send(HttpRequest.newBuilder(URI.create(url(path))).GET());
     }
 
+    /** A GET whose answer may take longer than the usual ten seconds to begin. */
+    public HttpResponse<String> get(String path, Duration within) throws IOException {
+        return send(HttpRequest.newBuilder(URI.create(url(path))).GET().timeout(within));
+    }
+
     /** GET on the management port: {@code /q/health/*}, {@code /q/metrics}, {@code /q/openapi}. */
     public HttpResponse<String> probe(String path) throws IOException {
         return send(HttpRequest.newBuilder(URI.create(managementUrl + path)).GET());
@@ -206,7 +211,11 @@ public class WorkerClient {
             request.header("Authorization", "Bearer " + token);
         }
         try {
-            return HTTP.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest built = request.build();
+            if (built.timeout().isEmpty()) {
+                built = request.timeout(Duration.ofSeconds(10)).build();
+            }
+            return HTTP.send(built, HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(e);

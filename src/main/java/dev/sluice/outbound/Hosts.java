@@ -1,8 +1,10 @@
 package dev.sluice.outbound;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -54,5 +56,14 @@ public final class Hosts {
         }
         Optional<InetAddress> literal = IpLiteral.parse(h);
         return literal.isPresent() && literal.get().isLoopbackAddress();
+    }
+
+    /**
+     * The socket address of a host the operator configured (the engine's), its
+     * name looked up within {@link SystemLookup#DEADLINE}. No address policy
+     * applies: it is the operator's setting, not a tenant's choice.
+     */
+    public static InetSocketAddress configured(String host, int port) throws UnknownHostException {
+        return new InetSocketAddress(SystemLookup.all(host)[0], port);
     }
 }

@@ -1,6 +1,7 @@
 package dev.sluice.record;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.sql.Connection;
 
@@ -30,5 +31,9 @@ public final class PlantedUpwardImport {
 
     static boolean loopback(String host) throws UnknownHostException {
         return InetAddress.getByName(host).isLoopbackAddress();
+    }
+
+    static InetSocketAddress engine(String host) {
+        return new InetSocketAddress(host, 2375);
     }
 }

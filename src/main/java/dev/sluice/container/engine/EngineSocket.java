@@ -2,7 +2,6 @@ package dev.sluice.container.engine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.URI;
 import java.net.UnixDomainSocketAddress;
@@ -19,6 +18,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.sluice.outbound.Hosts;
 
 /**
  * One raw HTTP/1.1 connection to the engine over the JDK's own channels
@@ -54,8 +55,7 @@ public final class EngineSocket implements AutoCloseable {
         if (scheme(host).equals("unix")) {
             channel.connect(UnixDomainSocketAddress.of(host.getPath()));
         } else {
-            channel.socket()
-                    .connect(new InetSocketAddress(host.getHost(), port(host)), (int) connectTimeout.toMillis());
+            channel.socket().connect(Hosts.configured(host.getHost(), port(host)), (int) connectTimeout.toMillis());
         }
     }
 

@@ -6,15 +6,12 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.events.EventHub;
-import dev.sluice.events.EventMessage;
-import dev.sluice.events.EventSink;
 import dev.sluice.events.EventsConfig;
+import dev.sluice.testsupport.OpenSink;
 import io.quarkus.runtime.configuration.MemorySize;
 
 /**
@@ -31,11 +28,11 @@ class EventStreamsTest {
     @Test
     void aTenantPastItsShareIsRefusedWithTheTenantsBound() {
         Caller alpha = new Caller("alpha", false);
-        streams.followAll(alpha, null, new Sink());
-        streams.followAll(alpha, null, new Sink());
+        streams.followAll(alpha, null, new OpenSink());
+        streams.followAll(alpha, null, new OpenSink());
 
         ProblemException refused =
-                catchThrowableOfType(ProblemException.class, () -> streams.followAll(alpha, null, new Sink()));
+                catchThrowableOfType(ProblemException.class, () -> streams.followAll(alpha, null, new OpenSink()));
 
         assertThat(refused.problem().status()).isEqualTo(429);
         assertThat(refused.problem().type()).isEqualTo("urn:problem-type:sluice:too-many-streams");
@@ -48,12 +45,12 @@ class EventStreamsTest {
 
     @Test
     void aStreamPastTheWorkersBoundIsRefusedWithTheWorkersBound() {
-        streams.followAll(new Caller("alpha", false), null, new Sink());
-        streams.followAll(new Caller("beta", false), null, new Sink());
-        streams.followAll(new Caller("gamma", false), null, new Sink());
+        streams.followAll(new Caller("alpha", false), null, new OpenSink());
+        streams.followAll(new Caller("beta", false), null, new OpenSink());
+        streams.followAll(new Caller("gamma", false), null, new OpenSink());
 
         ProblemException refused = catchThrowableOfType(
-                ProblemException.class, () -> streams.followAll(new Caller("delta", false), null, new Sink()));
+                ProblemException.class, () -> streams.followAll(new Caller("delta", false), null, new OpenSink()));
 
         assertThat(refused.problem().status()).isEqualTo(429);
         assertThat(refused.problem().detail())
@@ -91,26 +88,5 @@ class EventStreamsTest {
                 return Duration.ofSeconds(1);
             }
         };
-    }
-
-    /** An open response that takes every event. */
-    private static final class Sink implements EventSink {
-        @Override
-        public CompletionStage<?> send(EventMessage message) {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public CompletionStage<?> open() {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public boolean isClosed() {
-            return false;
-        }
-
-        @Override
-        public void close() {}
     }
 }

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 
 import org.junit.jupiter.api.Test;
 
 import dev.sluice.output.SecretMasker;
 import dev.sluice.record.Dispatch;
+import dev.sluice.testsupport.OpenSink;
 
 /** What one subscriber is sent, and when: states once and in order, output within its rate, then the end. */
 class SubscriberTest {
@@ -21,7 +20,7 @@ class SubscriberTest {
 
     @Test
     void statesAreSentOnceInOrderAndTheEndCarriesTheDigest() {
-        Subscriber s = Subscriber.toDispatch(channel, new NoSink(), 1024, 100, 0);
+        Subscriber s = Subscriber.toDispatch(channel, new OpenSink(), 1024, 100, 0);
         s.state(new StateEvent("d-1", Dispatch.Status.QUEUED, null));
         s.state(new StateEvent("d-1", Dispatch.Status.RUNNING, null));
         s.state(new StateEvent("d-1", Dispatch.Status.RUNNING, null)); // seen twice (a snapshot and the change)
@@ -41,13 +40,13 @@ class SubscriberTest {
 
     @Test
     void aResumingClientIsShownOnlyLaterStatesAndOneThatSawTheEndNothing() {
-        Subscriber afterRunning = Subscriber.toDispatch(channel, new NoSink(), 1024, 100, 3);
+        Subscriber afterRunning = Subscriber.toDispatch(channel, new OpenSink(), 1024, 100, 3);
         afterRunning.state(new StateEvent("d-1", Dispatch.Status.RUNNING, null));
         assertThat(afterRunning.take()).isEmpty();
         afterRunning.state(new StateEvent("d-1", Dispatch.Status.FAILED, DIGEST));
         assertThat(afterRunning.take()).extracting(EventMessage::id).containsExactly("4");
 
-        Subscriber sawTheEnd = Subscriber.toDispatch(channel, new NoSink(), 1024, 100, 4);
+        Subscriber sawTheEnd = Subscriber.toDispatch(channel, new OpenSink(), 1024, 100, 4);
         sawTheEnd.state(new StateEvent("d-1", Dispatch.Status.FAILED, DIGEST));
         assertThat(sawTheEnd.take()).isEmpty();
         assertThat(sawTheEnd.ended()).isTrue();
@@ -55,7 +54,7 @@ class SubscriberTest {
 
     @Test
     void outputIsSentAtTheRateAndWhatASlowSubscriberCannotHoldIsReportedAsAGap() {
-        Subscriber s = Subscriber.toDispatch(channel, new NoSink(), 64, 10, 0);
+        Subscriber s = Subscriber.toDispatch(channel, new OpenSink(), 64, 10, 0);
         channel.running(SecretMasker.NONE);
         channel.join(s);
         byte[] line = "0123456789abcdefghij".getBytes(StandardCharsets.UTF_8);
@@ -86,7 +85,7 @@ class SubscriberTest {
         channel.running(new SecretMasker(List.of("hunter2"), 8));
         byte[] earlier = "pw=hunter2\nand 2".getBytes(StandardCharsets.UTF_8);
         channel.stdout(earlier, 0, earlier.length);
-        Subscriber s = Subscriber.toDispatch(channel, new NoSink(), 64, 100, 0);
+        Subscriber s = Subscriber.toDispatch(channel, new OpenSink(), 64, 100, 0);
         channel.join(s);
         byte[] later = "2 ends like it; hunter2 is it".getBytes(StandardCharsets.UTF_8);
         channel.stdout(later, 0, later.length);
@@ -97,7 +96,7 @@ class SubscriberTest {
 
     @Test
     void aStreamOfAllDispatchesHoldsABoundedNumberOfStatesAndCountsTheRest() {
-        Subscriber all = Subscriber.toAll(null, null, new NoSink());
+        Subscriber all = Subscriber.toAll(null, null, new OpenSink());
         for (int i = 0; i < Subscriber.MAX_WAITING + 7; i++) {
             all.state(new StateEvent("d-" + i, Dispatch.Status.QUEUED, null));
         }
@@ -117,25 +116,5 @@ class SubscriberTest {
         assertThat(new MetadataFilter("attempt", "2").matches(java.util.Map.of("attempt", 2)))
                 .isTrue();
         assertThat(new MetadataFilter("team", null).matches(null)).isFalse();
-    }
-
-    private static final class NoSink implements EventSink {
-        @Override
-        public CompletionStage<?> send(EventMessage message) {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public CompletionStage<?> open() {
-            return CompletableFuture.completedFuture(null);
-        }
-
-        @Override
-        public boolean isClosed() {
-            return false;
-        }
-
-        @Override
-        public void close() {}
     }
 }

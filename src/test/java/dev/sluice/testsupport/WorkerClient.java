@@ -81,7 +81,7 @@ public class WorkerClient {
 
     /** A GET whose answer may take longer than the usual ten seconds to begin. */
     public HttpResponse<String> get(String path, Duration within) throws IOException {
-        return send(HttpRequest.newBuilder(URI.create(url(path))).GET().timeout(within));
+        return send(HttpRequest.newBuilder(URI.create(url(path))).GET(), within);
     }
 
     /** GET on the management port: {@code /q/health/*}, {@code /q/metrics}, {@code /q/openapi}. */
@@ -207,15 +207,15 @@ public class WorkerClient {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
+        return send(request, Duration.ofSeconds(10));
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request, Duration within) throws IOException {
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
         try {
-            HttpRequest built = request.build();
-            if (built.timeout().isEmpty()) {
-                built = request.timeout(Duration.ofSeconds(10)).build();
-            }
-            return HTTP.send(built, HttpResponse.BodyHandlers.ofString());
+            return HTTP.send(request.timeout(within).build(), HttpResponse.BodyHandlers.ofString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException(e);

@@ -23,6 +23,7 @@
 #   prints the socket's DOCKER_HOST (unix:///run/sluice-podman/podman.sock) on stdout.
 #   --stop  stops the service this script started.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh" podman
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -33,9 +34,6 @@ pid_file=$run_dir/service.pid
 log=$run_dir/service.log
 agent_image=${SLUICE_AGENT_IMAGE:-sluice-agent:test}
 wait_seconds=${SLUICE_ENGINE_WAIT_SECONDS:-60}
-
-say() { printf 'podman: %s\n' "$*" >&2; }
-die() { say "ERROR: $*"; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || die "run as root: the service is rootful, as the worker's engine is"
 
@@ -57,8 +55,7 @@ install_packages() {
   [ ${#missing[@]} -eq 0 ] && return 0
   command -v apt-get >/dev/null 2>&1 || die "apt-get is not available to install ${missing[*]}"
   say "installing ${missing[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  apt_install "${missing[@]}"
   command -v podman >/dev/null 2>&1 || die "podman did not install"
 }
 

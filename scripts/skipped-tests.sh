@@ -13,12 +13,10 @@
 # The list has one test a line, `class#method` (as the report names them), then
 # at least one space and the reason; `#` starts a comment line.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh" skipped-tests
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 list=${SLUICE_SKIPPED_TESTS:-$root/src/test/skipped-tests.txt}
-
-say() { printf 'skipped-tests: %s\n' "$*" >&2; }
-die() { say "ERROR: $*"; exit 1; }
 
 newer=()
 if [ "${1:-}" = --newer ]; then

@@ -16,6 +16,10 @@
 #                            tests against Podman's Docker-compatible API, which
 #                            scripts/podman.sh installs and starts beside
 #                            dockerd (docs/operations.md, "Engines"; ADR 0078).
+#   scripts/test.sh --setup  only installs and starts what the integration and
+#                            Podman lanes need (below), and runs no test: .ci/run
+#                            does it while the fast lane runs, which needs none
+#                            of it.
 #
 # The whole suite brings up what it needs first: a Docker engine
 # and the test agent image (scripts/docker-engine.sh), a test registry holding
@@ -34,7 +38,7 @@
 # skipped test fails it unless src/test/skipped-tests.txt lists it with its
 # reason.
 #
-# Usage: scripts/test.sh [--fast | --integration | --podman] [extra Maven arguments]
+# Usage: scripts/test.sh [--fast | --integration | --podman | --setup] [extra Maven arguments]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh" test
 cd "$(dirname "$0")/.."
@@ -44,6 +48,7 @@ case "${1:-}" in
   --fast) lane=fast; shift ;;
   --integration) lane=integration; shift ;;
   --podman) lane=podman; shift ;;
+  --setup) lane=setup; shift ;;
 esac
 
 # Reports older than this are earlier runs' (target/ keeps them).
@@ -78,32 +83,48 @@ if [ "$lane" = podman ]; then
   exit 0
 fi
 
-scripts/docker-engine.sh
-# The registry the pull tests pull from (ImagePullIT): loopback, TLS, a password.
-scripts/registry.sh
-scripts/runsc.sh
-scripts/postgres.sh >/dev/null
-# promtool checks and unit-tests the alert rules; a Prometheus server scrapes a worker (AlertRulesIT, PrometheusScrapeIT).
-scripts/prometheus.sh
+# What the integration lane needs, installed and started when missing; each
+# script keeps what already runs.
+setup() {
+  scripts/docker-engine.sh
+  # The registry the pull tests pull from (ImagePullIT): loopback, TLS, a password.
+  scripts/registry.sh
+  scripts/runsc.sh
+  scripts/postgres.sh >/dev/null
+  # promtool checks and unit-tests the alert rules; a Prometheus server scrapes a worker (AlertRulesIT, PrometheusScrapeIT).
+  scripts/prometheus.sh
 
-# Node and npm: Debian's, when the machine has none.
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  command -v apt-get >/dev/null 2>&1 || die "node and npm are missing and apt-get is not available to install them"
-  say "installing nodejs and npm"
-  apt_install nodejs npm
+  # Node and npm: Debian's, when the machine has none.
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    command -v apt-get >/dev/null 2>&1 || die "node and npm are missing and apt-get is not available to install them"
+    say "installing nodejs and npm"
+    apt_install nodejs npm
+  fi
+  command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || die "node and npm could not be installed"
+  # Exactly the locked packages, from the npm registry; none runs install scripts. Installed
+  # again only when the lock differs from the copy kept beside them at the last install.
+  if ! cmp -s src/test/node/package-lock.json src/test/node/node_modules/.sluice-installed-lock.json; then
+    npm ci --prefix src/test/node --ignore-scripts --no-audit --no-fund --loglevel=error \
+      || die "npm ci in src/test/node failed"
+    cp src/test/node/package-lock.json src/test/node/node_modules/.sluice-installed-lock.json
+  fi
+  # ManifestsIT renders the manifests with kubectl's kustomize (v5; Debian's
+  # kubernetes-client is too old to read them).
+  command -v kubectl >/dev/null 2>&1 || die "kubectl is missing: install a current kubectl (it renders deploy/kubernetes)"
+  # Containers of earlier test runs (the tests' worker ids, one per test JVM) would only pile up.
+  for id in sluice-test sluice-test-1 sluice-test-2; do
+    stale=$(docker ps -aq --filter label=dev.sluice.worker-id=$id)
+    [ -z "$stale" ] || docker rm -f $stale >/dev/null
+  done
+}
+
+if [ "$lane" = setup ]; then
+  setup
+  scripts/podman.sh >/dev/null
+  exit 0
 fi
-command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || die "node and npm could not be installed"
-# Exactly the locked packages, from the npm registry; none runs install scripts.
-npm ci --prefix src/test/node --ignore-scripts --no-audit --no-fund --loglevel=error \
-  || die "npm ci in src/test/node failed"
-# ManifestsIT renders the manifests with kubectl's kustomize (v5; Debian's
-# kubernetes-client is too old to read them).
-command -v kubectl >/dev/null 2>&1 || die "kubectl is missing: install a current kubectl (it renders deploy/kubernetes)"
-# Containers of earlier test runs (the tests' worker ids, one per test JVM) would only pile up.
-for id in sluice-test sluice-test-1 sluice-test-2; do
-  stale=$(docker ps -aq --filter label=dev.sluice.worker-id=$id)
-  [ -z "$stale" ] || docker rm -f $stale >/dev/null
-done
+
+setup
 if [ "$lane" = integration ]; then
   set -- -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false "$@"
 fi

@@ -205,7 +205,8 @@ class HostileClientPackIT {
      * A document of millions of small keys in one element, over its cap, to be projected: {@code
      * [{"id":0,"k0000000":0,"k0000001":0,...,"last":1},{"id":1}]}, 16 MiB (60 MiB heavy). {@code seq} writes
      * the keys, separated by what stands between two of them: the same bytes an awk loop of a
-     * {@code printf} a key printed, in a sixth of the container's time.
+     * {@code printf} a key printed, in a sixth of the container's time ({@code -w} pads each number to the
+     * width of the last, seven digits at both sizes, as {@code %07d} did).
      */
     private static Map<String, Object> explosive() {
         long keys = DOCUMENT / 13;

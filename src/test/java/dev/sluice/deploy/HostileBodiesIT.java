@@ -404,7 +404,8 @@ class HostileBodiesIT {
     private static JsonNode awaitTerminal(String token, String id) {
         return Awaitility.await()
                 .atMost(Duration.ofMinutes(3))
-                .pollInterval(Duration.ofMillis(500))
+                .pollDelay(Duration.ZERO) // a dispatch already ended is not waited for
+                .pollInterval(Duration.ofMillis(200))
                 .until(
                         () -> JSON.readTree(get(token, "/v1/dispatches/" + id).body()),
                         r -> Set.of("succeeded", "failed", "timed_out", "cancelled", "error")

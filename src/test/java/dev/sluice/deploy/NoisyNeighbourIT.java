@@ -25,6 +25,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.awaitility.Awaitility;
@@ -156,8 +157,10 @@ class NoisyNeighbourIT {
 
     /**
      * The issue's attack: 250 {@code dispatch_subagent} calls replaying one
-     * running dispatch (no queue place each) with {@code wait: 40}. They are
-     * answered when the dispatch ends, cancelled here once the quiet tenant
+     * running dispatch (no queue place each) with {@code wait: 40}. The quiet
+     * tenant is timed once they all wait (a further replay is refused past the
+     * tenant's share of 250), rather than after a pause for them to arrive. They
+     * are answered when the dispatch ends, cancelled here once the quiet tenant
      * has been timed.
      */
     private void mcpWaits() throws Exception {
@@ -172,7 +175,21 @@ class NoisyNeighbourIT {
         for (int i = 0; i < MCP_WAITS; i++) {
             waits.add(noisy.callAsync("dispatch_subagent", replay, Duration.ofSeconds(90)));
         }
-        Thread.sleep(2000); // the waits reach the worker
+        // They have all reached the worker once the tenant's share of waits (max-waits-per-tenant, 250) is
+        // full: one more is refused at once. One that is not refused waits as they do, and is answered with them.
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        for (boolean full = false; !full; ) {
+            assertThat(System.nanoTime() - deadline)
+                    .as("the noisy tenant's waits fill its share within a minute")
+                    .isNegative();
+            CompletableFuture<HttpResponse<String>> more =
+                    noisy.callAsync("dispatch_subagent", replay, Duration.ofSeconds(90));
+            try {
+                full = Mcp.result(more.get(2, TimeUnit.SECONDS)).toString().contains("too-many-waits");
+            } catch (TimeoutException e) {
+                waits.add(more);
+            }
+        }
         probeQuiet("mcp waits", Duration.ofSeconds(10));
         HttpResponse<String> cancelled = send(NOISY, "DELETE", "/v1/dispatches/mcp-sleeper", null);
         assertThat(cancelled.statusCode()).as(cancelled.body()).isIn(200, 202);
@@ -184,7 +201,7 @@ class NoisyNeighbourIT {
                 answered++;
             }
         }
-        System.out.printf("mcp waits: %d of %d replays answered%n", answered, MCP_WAITS);
+        System.out.printf("mcp waits: %d of %d replays answered%n", answered, waits.size());
     }
 
     /**
@@ -298,6 +315,7 @@ class NoisyNeighbourIT {
             probeQuiet("callbacks", Duration.ofSeconds(3));
             JsonNode record = Awaitility.await()
                     .atMost(Duration.ofSeconds(60))
+                    .pollDelay(Duration.ZERO)
                     .pollInterval(Duration.ofMillis(200))
                     .until(
                             () -> JSON.readTree(send(QUIET, "GET", "/v1/dispatches/" + id, null)
@@ -536,6 +554,7 @@ class NoisyNeighbourIT {
     private JsonNode awaitTerminal(String token, String id, Duration within) {
         return Awaitility.await()
                 .atMost(within)
+                .pollDelay(Duration.ZERO) // a dispatch already ended is not waited for
                 .pollInterval(Duration.ofMillis(250))
                 .ignoreExceptions()
                 .until(

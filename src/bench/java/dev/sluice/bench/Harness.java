@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.sluice.container.engine.DockerClients;
+import dev.sluice.container.engine.DockerConfig;
 import dev.sluice.testsupport.ExpectedStream;
 import dev.sluice.testsupport.Receiver;
 import dev.sluice.testsupport.TestDocker;
@@ -45,7 +46,10 @@ public final class Harness {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String IMAGE = TestDocker.AGENT_IMAGE;
 
-    /** How big each scenario runs. */
+    /**
+     * How big each scenario runs, and what share of each settling pause (the
+     * wait before an idle reading, or for output to be in) it takes.
+     */
     public record Sizes(
             String name,
             long floodBytes,
@@ -58,10 +62,24 @@ public final class Harness {
             int floodDispatches,
             long floodStderrBytes,
             int smallDispatches,
-            int burst) {
+            int burst,
+            double settling) {
 
-        public static final Sizes FULL = new Sizes("full", 1L << 30, 3, 50, 50, 1000, 200, 50, 10, 64L << 20, 100, 50);
-        public static final Sizes SMOKE = new Sizes("smoke", 8L << 20, 1, 5, 4, 10, 8, 5, 2, 1L << 20, 10, 4);
+        public static final Sizes FULL =
+                new Sizes("full", 1L << 30, 3, 50, 50, 1000, 200, 50, 10, 64L << 20, 100, 50, 1.0);
+        /**
+         * Each scenario once, as small as still takes its code path, with the
+         * correctness figures (P8's count, every stream held to what was
+         * printed) at sizes that still test something: floods of 8 MiB, twice
+         * the result's stdout cap, so each is truncated and counted; P8's ten
+         * containers submitted at once. Where a figure is only read, not
+         * judged, less suffices: two overhead runs (P3) and four small
+         * dispatches (P10) take the same code as fifty and a hundred, and a
+         * tenth of each settling pause leaves the idle readings taken, as the
+         * suite needs them, without waiting for memory that no one judges to
+         * settle.
+         */
+        public static final Sizes SMOKE = new Sizes("smoke", 8L << 20, 1, 2, 4, 10, 8, 5, 2, 1L << 20, 4, 4, 0.1);
     }
 
     private interface Scenario {
@@ -88,11 +106,28 @@ public final class Harness {
      */
     private final boolean everyVariant;
 
+    /**
+     * Whether the scenarios share one worker where they can: in a smoke run,
+     * every scenario that needs a worker with the default settings (json-file,
+     * the shipped JVM) takes P6's, once P6 has read its start-up and idle
+     * memory from it; only those that measure a fresh start (P3's first
+     * dispatch) or need other settings (another log driver, engine-change
+     * limit or heap) start their own. Nothing a smoke run asserts depends on a
+     * worker being new: each scenario waits on its own dispatches only. A
+     * full run starts a worker per scenario, so no figure carries another's
+     * memory or compiled code.
+     */
+    private final boolean shareWorker;
+
     private final List<Row> rows = new ArrayList<>();
+
+    /** The worker the scenarios share, when they do (see {@link #shareWorker}): P6's. */
+    private WorkerProcess shared;
 
     private Harness(Sizes sizes) {
         this.sizes = sizes;
         this.everyVariant = sizes != Sizes.SMOKE || Boolean.getBoolean("sluice.bench.every-variant");
+        this.shareWorker = sizes == Sizes.SMOKE;
     }
 
     /** All of {@code variants}, or the first only (see {@link #everyVariant}). */
@@ -122,10 +157,18 @@ public final class Harness {
         scenarios.put("P9", h::streamsVersusControl);
         scenarios.put("P10", h::smallDispatches);
         scenarios.put("P11", h::burst);
-        for (Map.Entry<String, Scenario> s : scenarios.entrySet()) {
-            if (only.isEmpty() || only.contains(s.getKey())) {
-                System.out.println("== " + s.getKey());
-                s.getValue().run();
+        try {
+            for (Map.Entry<String, Scenario> s : scenarios.entrySet()) {
+                if (only.isEmpty() || only.contains(s.getKey())) {
+                    System.out.println("== " + s.getKey());
+                    long start = System.nanoTime();
+                    s.getValue().run();
+                    System.out.println("== " + s.getKey() + " took " + f((System.nanoTime() - start) / 1e9) + " s");
+                }
+            }
+        } finally {
+            if (h.shared != null) {
+                h.shared.close();
             }
         }
         return h.rows;
@@ -165,6 +208,36 @@ public final class Harness {
         return jvm.length == 0
                 ? WorkerProcess.startAsShipped(env(logDriver))
                 : WorkerProcess.start(env(logDriver), jvm);
+    }
+
+    /**
+     * A worker for one scenario: with the default settings ({@code json-file})
+     * the shared one when the scenarios share (started here if P6 did not run),
+     * otherwise one of its own, closed with the lease.
+     */
+    private Lease lease(String logDriver) {
+        if (!shareWorker || !logDriver.equals("json-file")) {
+            return new Lease(worker(logDriver), true);
+        }
+        if (shared == null || !shared.alive()) {
+            shared = worker("json-file");
+        }
+        return new Lease(shared, false);
+    }
+
+    /** A scenario's worker, closed when the scenario ends unless it is the shared one. */
+    private record Lease(WorkerProcess worker, boolean own) implements AutoCloseable {
+        @Override
+        public void close() {
+            if (own) {
+                worker.close();
+            }
+        }
+    }
+
+    /** Waits {@code full} in a full run, {@link Sizes#settling} of it otherwise. */
+    private void settle(long fullMillis) throws InterruptedException {
+        Thread.sleep(Math.round(fullMillis * sizes.settling()));
     }
 
     /** Submits and returns the id; the result arrives at the receiver. */
@@ -260,13 +333,20 @@ public final class Harness {
         List<Double> rss = new ArrayList<>();
         for (int i = 0; i < (everyVariant ? Math.max(3, sizes.runs()) : 1); i++) {
             long start = System.nanoTime();
-            try (WorkerProcess w = worker("json-file")) {
+            WorkerProcess w = worker("json-file");
+            try {
                 while (!ready(w)) {
                     Thread.sleep(5);
                 }
                 ready.add((System.nanoTime() - start) / 1e9);
-                Thread.sleep(3000);
+                settle(3000);
                 rss.add(Measure.rssMib(w.pid()));
+            } finally {
+                if (shareWorker && shared == null) {
+                    shared = w; // measured: the other scenarios take it from here
+                } else {
+                    w.close();
+                }
             }
         }
         double readyS = Measure.median(ready);
@@ -295,7 +375,8 @@ public final class Harness {
      */
     private void overhead() throws Exception {
         try (Receiver r = Receiver.on("127.0.0.1");
-                WorkerProcess w = worker("json-file")) {
+                Lease lease = lease("json-file")) {
+            WorkerProcess w = lease.worker();
             timedDispatch(w, r, "true"); // not counted: the rows below are of a worker past its first dispatch
             List<Double> sluice = new ArrayList<>();
             List<Double> polled = new ArrayList<>();
@@ -353,7 +434,7 @@ public final class Harness {
         List<Double> firsts = new ArrayList<>();
         for (int i = 0; i < sizes.runs(); i++) {
             try (Receiver r = Receiver.on("127.0.0.1");
-                    WorkerProcess w = worker("json-file")) {
+                    WorkerProcess w = worker("json-file")) { // a fresh one: never the shared worker
                 Thread.sleep(after.toMillis());
                 firsts.add(timedDispatch(w, r, "true"));
             }
@@ -404,7 +485,8 @@ public final class Harness {
                 String producer = flood(sizes.floodBytes(), lines);
                 ExpectedStream printed = printedBy(sizes.floodBytes(), lines);
                 try (Receiver r = Receiver.on("127.0.0.1");
-                        WorkerProcess w = worker(driver)) {
+                        Lease lease = lease(driver)) {
+                    WorkerProcess w = lease.worker();
                     awaitCallback(r, submit(w, r, producer), Duration.ofHours(1));
                     List<Double> sluice = new ArrayList<>();
                     List<Double> docker = new ArrayList<>();
@@ -463,7 +545,8 @@ public final class Harness {
         OutputTally output = new OutputTally();
         ExecutorService pool = Executors.newFixedThreadPool(n);
         try (Receiver r = Receiver.on("127.0.0.1");
-                WorkerProcess w = worker("json-file")) {
+                Lease lease = lease("json-file")) {
+            WorkerProcess w = lease.worker();
             List<Double> sluice = new ArrayList<>();
             List<Double> docker = new ArrayList<>();
             int errors = 0;
@@ -514,11 +597,12 @@ public final class Harness {
         String script = "(" + flood(sizes.floodBytes(), false) + ") & (" + flood(sizes.floodStderrBytes(), true)
                 + " >&2); wait";
         try (Receiver r = Receiver.on("127.0.0.1");
-                WorkerProcess w = worker("json-file")) {
+                Lease lease = lease("json-file")) {
+            WorkerProcess w = lease.worker();
             // Idle means idle after one small dispatch: what its first use loads (classes, compiled code,
             // the engine and callback clients' first connections) is not growth under the floods.
             awaitCallback(r, submit(w, r, "echo warm"), Duration.ofMinutes(5));
-            Thread.sleep(2000);
+            settle(2000);
             double idleRss = Measure.rssMib(w.pid());
             double idleLive = heapAfterGc(w);
             double[] peak = {idleRss, idleLive};
@@ -588,7 +672,8 @@ public final class Harness {
         OutputTally output = new OutputTally();
         ExecutorService pool = Executors.newFixedThreadPool(16);
         try (Receiver r = Receiver.on("127.0.0.1");
-                WorkerProcess w = worker("json-file")) {
+                Lease lease = lease("json-file")) {
+            WorkerProcess w = lease.worker();
             List<Future<String>> ids = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 ids.add(pool.submit(() -> submit(w, r, script)));
@@ -618,12 +703,13 @@ public final class Harness {
         int n = sizes.streams();
         String stream = "while true; do echo tick; sleep 0.2; done";
         try (Receiver r = Receiver.on("127.0.0.1");
-                WorkerProcess w = worker("json-file")) {
+                Lease lease = lease("json-file")) {
+            WorkerProcess w = lease.worker();
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 ids.add(submit(w, r, stream));
             }
-            awaitRunning(w, n);
+            awaitRunning(w, ids);
             int calls = sizes.controlCalls();
             for (int i = 0; i < calls / 5; i++) { // not counted: the first calls of a fresh worker are interpreted
                 status(w, "/v1/dispatches/" + ids.get(i % n));
@@ -665,7 +751,8 @@ public final class Harness {
     private void smallDispatches() throws Exception {
         int n = sizes.smallDispatches();
         try (Receiver r = Receiver.on("127.0.0.1");
-                WorkerProcess w = worker("json-file")) {
+                Lease lease = lease("json-file")) {
+            WorkerProcess w = lease.worker();
             // Not counted: what the first dispatches load once (classes' caches, the threads' own) is not per dispatch.
             List<String> warm = new ArrayList<>();
             for (int i = 0; i < n; i++) {
@@ -679,8 +766,8 @@ public final class Harness {
             for (int i = 0; i < n; i++) {
                 ids.add(submit(w, r, "echo a few bytes; sleep 20"));
             }
-            awaitRunning(w, n);
-            Thread.sleep(1000); // their output is in
+            awaitRunning(w, ids);
+            settle(1000); // their output is in
             double during = heapAfterGc(w);
             double perDispatchKib = (during - before) * 1024 / n;
             row(
@@ -694,7 +781,7 @@ public final class Harness {
             cancel(w, ids);
         }
         try (Receiver r = Receiver.on("127.0.0.1");
-                WorkerProcess small = worker("json-file", "-Xmx64m")) {
+                WorkerProcess small = smallHeapWorker()) {
             String id = submit(small, r, flood(sizes.floodBytes(), false));
             JsonNode result = result(awaitCallback(r, id, Duration.ofHours(1)));
             boolean exact = result.path("stdoutOverflow").path("originalBytes").asLong() == sizes.floodBytes()
@@ -713,6 +800,23 @@ public final class Harness {
     }
 
     /**
+     * P10's worker with a 64 MiB heap. A full run gives it the JVM's defaults
+     * and {@code -Xmx64m}, as its figures have always been taken. A smoke run
+     * starts it as shipped with the heap lowered ({@code JAVA_OPTS}, after
+     * deploy/jvm.options): the defaults' compilers took three times as long to
+     * start on two shared cores, and the flood's counts are held the same
+     * either way, the shipped settings exiting on the first OutOfMemoryError.
+     */
+    private WorkerProcess smallHeapWorker() {
+        if (sizes != Sizes.SMOKE) {
+            return worker("json-file", "-Xmx64m");
+        }
+        Map<String, String> env = env("json-file");
+        env.put("JAVA_OPTS", "-Xmx64m");
+        return WorkerProcess.startAsShipped(env);
+    }
+
+    /**
      * P11: a burst of {@code true} dispatches submitted at once, with each limit
      * on the engine changes in flight ({@code sluice.docker.max-concurrent-changes},
      * 0 for none): time until every result is delivered, and how long the
@@ -721,8 +825,9 @@ public final class Harness {
      */
     private void burst() throws Exception {
         int n = sizes.burst();
-        // A smoke run keeps the shipped limit (8) only.
-        List<Integer> limits = everyVariant ? List.of(4, 8, 16, 0) : List.of(8);
+        int shipped = Integer.parseInt(Load4m.shipped(DockerConfig.class, "maxConcurrentChanges"));
+        // A smoke run keeps the shipped limit only.
+        List<Integer> limits = everyVariant ? List.of(4, 8, 16, 0) : List.of(shipped);
         Map<Integer, List<Double>> makespans = new LinkedHashMap<>();
         Map<Integer, List<Double>> pings = new LinkedHashMap<>();
         Map<Integer, Double> worstPing = new LinkedHashMap<>();
@@ -731,10 +836,9 @@ public final class Harness {
         try (DockerClients docker = TestDocker.clients()) {
             for (int run = 0; run < sizes.runs(); run++) {
                 for (int limit : limits) {
-                    Map<String, String> env = env("json-file");
-                    env.put("SLUICE_DOCKER_MAX_CONCURRENT_CHANGES", Integer.toString(limit));
                     try (Receiver r = Receiver.on("127.0.0.1");
-                            WorkerProcess w = WorkerProcess.startAsShipped(env)) {
+                            Lease lease = burstWorker(limit, shipped)) {
+                        WorkerProcess w = lease.worker();
                         awaitCallback(r, submit(w, r, "true"), Duration.ofMinutes(5)); // not counted: a warm worker
                         List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
                         ScheduledSampler sampler = new ScheduledSampler(
@@ -790,6 +894,20 @@ public final class Harness {
         }
     }
 
+    /**
+     * P11's worker for one limit: the shared one when the scenarios share and
+     * the limit is the shipped one (the shared worker sets none), otherwise
+     * one of its own with the limit set.
+     */
+    private Lease burstWorker(int limit, int shipped) {
+        if (shareWorker && limit == shipped) {
+            return lease("json-file");
+        }
+        Map<String, String> env = env("json-file");
+        env.put("SLUICE_DOCKER_MAX_CONCURRENT_CHANGES", Integer.toString(limit));
+        return new Lease(WorkerProcess.startAsShipped(env), true);
+    }
+
     // ---------------------------------------------------------------- helpers
 
     static int status(WorkerClient w, String path) {
@@ -809,10 +927,13 @@ public final class Harness {
         }
     }
 
-    /** Waits (up to 5 minutes) until at least {@code n} dispatches are running. */
-    private static void awaitRunning(WorkerProcess w, int n) throws IOException, InterruptedException {
+    /**
+     * Waits (up to 5 minutes) until all of {@code ids} are running: those of
+     * the scenario, not what an earlier one on a shared worker left stopping.
+     */
+    private static void awaitRunning(WorkerProcess w, List<String> ids) throws IOException, InterruptedException {
         Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
-        while (runningCount(w) < n && Instant.now().isBefore(deadline)) {
+        while (runningCount(w, Set.copyOf(ids)) < ids.size() && Instant.now().isBefore(deadline)) {
             Thread.sleep(250);
         }
     }
@@ -823,12 +944,14 @@ public final class Harness {
         }
     }
 
-    private static int runningCount(WorkerProcess w) throws IOException {
+    private static int runningCount(WorkerProcess w, Set<String> ids) throws IOException {
         int count = 0;
         String next = "/v1/dispatches?status=running&limit=100";
         while (next != null) {
             JsonNode page = JSON.readTree(w.get(next).body());
-            count += page.path("items").size();
+            for (JsonNode item : page.path("items")) {
+                count += ids.contains(item.path("id").asText()) ? 1 : 0;
+            }
             next = page.path("next").isNull() ? null : page.path("next").asText();
         }
         return count;

@@ -322,7 +322,7 @@ public final class Load4m {
     }
 
     /** A setting's shipped default, as its declaration states it. */
-    private static String shipped(Class<?> config, String setting) {
+    static String shipped(Class<?> config, String setting) {
         try {
             Method m = config.getMethod(setting);
             WithDefault d = m.getAnnotation(WithDefault.class);

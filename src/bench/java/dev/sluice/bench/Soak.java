@@ -227,27 +227,17 @@ public final class Soak {
             ContainerRuntime engine,
             ExecutorService submitters)
             throws Exception {
-        Set<String> orphans = new HashSet<>();
+        // Created side by side, so that all of them are there when the burst starts, not the first reaped before.
+        List<Future<String>> created = new ArrayList<>();
         for (int i = 0; i < plan.orphans(); i++) {
-            try {
-                orphans.add(engine.create(new ContainerSpec(
-                        TestDocker.AGENT_IMAGE,
-                        List.of("true"),
-                        Map.of(),
-                        null,
-                        false,
-                        Map.of(Labels.DISPATCH_ID, "orphan-" + number + "-" + i, Labels.WORKER_ID, "soak"),
-                        16L << 20,
-                        0,
-                        16,
-                        "none",
-                        null,
-                        null)));
-            } catch (ContainerException e) {
-                if (e.reason() != ContainerException.Reason.NOT_FOUND) {
-                    throw e;
-                }
-                // The worker reaped it before its out-directory was added: what it was made for.
+            String dispatchId = "orphan-" + number + "-" + i;
+            created.add(submitters.submit(() -> orphan(engine, dispatchId)));
+        }
+        Set<String> orphans = new HashSet<>();
+        for (Future<String> orphan : created) {
+            String id = orphan.get();
+            if (id != null) {
+                orphans.add(id);
             }
         }
         // Everything sleeps past the submission of the last, so all finish together.
@@ -312,6 +302,31 @@ public final class Soak {
                 ready,
                 (int) left,
                 Measure.rssMib(worker.pid()));
+    }
+
+    /** A container labelled as the worker's with no record: its id, or null when the worker reaped it already. */
+    private static String orphan(ContainerRuntime engine, String dispatchId) {
+        try {
+            return engine.create(new ContainerSpec(
+                    TestDocker.AGENT_IMAGE,
+                    List.of("true"),
+                    Map.of(),
+                    null,
+                    false,
+                    Map.of(Labels.DISPATCH_ID, dispatchId, Labels.WORKER_ID, "soak"),
+                    16L << 20,
+                    0,
+                    16,
+                    "none",
+                    null,
+                    null));
+        } catch (ContainerException e) {
+            if (e.reason() != ContainerException.Reason.NOT_FOUND) {
+                throw e;
+            }
+            // The worker reaped it before its out-directory was added: what it was made for.
+            return null;
+        }
     }
 
     /**

@@ -22,8 +22,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * Debian's Prometheus server (scripts/prometheus.sh installs it), started by a
  * test on a free loopback port with a configuration and a data directory of
  * its own under target/, and killed when the test closes it: it scrapes one
- * worker's management port every second and evaluates the rule file it is
- * given every second, as an operator's Prometheus would, only faster.
+ * worker's management port and evaluates the rule file it is given at the
+ * interval the test names, as an operator's Prometheus would, only faster.
  */
 public final class PrometheusServer implements AutoCloseable {
 
@@ -45,17 +45,18 @@ public final class PrometheusServer implements AutoCloseable {
      * Starts Prometheus scraping {@code /q/metrics} at {@code target}
      * ({@code host:port}) as job {@code sluice}, with the label {@code namespace}
      * that Kubernetes service discovery would give the pod's series, and
-     * evaluating the plain rule file {@code rules}. Returns once it is ready.
+     * evaluating the plain rule file {@code rules}, each every {@code interval}
+     * (a scrape may take as long). Returns once it is ready.
      */
-    public static PrometheusServer start(String target, String namespace, Path rules) {
+    public static PrometheusServer start(String target, String namespace, Path rules, Duration interval) {
         Path dir = WorkerProcess.freshDataDir("prometheus");
         try {
-            Path config = Files.writeString(
-                    dir.resolve("prometheus.yml"), """
+            String every = interval.toMillis() + "ms";
+            Path config = Files.writeString(dir.resolve("prometheus.yml"), """
                     global:
-                      scrape_interval: 1s
-                      scrape_timeout: 1s
-                      evaluation_interval: 1s
+                      scrape_interval: %s
+                      scrape_timeout: %s
+                      evaluation_interval: %s
                     rule_files:
                       - %s
                     scrape_configs:
@@ -65,7 +66,8 @@ public final class PrometheusServer implements AutoCloseable {
                           - targets: ['%s']
                             labels:
                               namespace: %s
-                    """.formatted(rules.toAbsolutePath(), target, namespace));
+                    """.formatted(
+                            every, every, every, rules.toAbsolutePath(), target, namespace));
             String address = "127.0.0.1:" + WorkerProcess.freePort();
             Path log = dir.resolve("prometheus.log");
             Process process = new ProcessBuilder(
@@ -127,6 +129,43 @@ public final class PrometheusServer implements AutoCloseable {
         }
         throw new AssertionError(
                 "Prometheus had not " + count + " samples of " + series + " within 30 s: " + logText());
+    }
+
+    /**
+     * Waits until Prometheus holds a sample of {@code series} scraped at
+     * {@code moment} or later, and returns when that sample was scraped.
+     */
+    public Instant awaitScrapeAfter(String series, Instant moment) throws IOException {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        while (Instant.now().isBefore(deadline)) {
+            JsonNode last =
+                    query("max(timestamp(" + series + "))", Instant.now()).at("/data/result/0/value/1");
+            if (!last.isMissingNode()) {
+                Instant at = Instant.ofEpochMilli(Math.round(Double.parseDouble(last.asText()) * 1000));
+                if (!at.isBefore(moment)) {
+                    return at;
+                }
+            }
+            pause(Duration.ofMillis(100));
+        }
+        throw new AssertionError("Prometheus scraped no " + series + " after " + moment + " within 30 s: " + logText());
+    }
+
+    /** Waits until every rule group was last evaluated at {@code moment} or later. */
+    public void awaitEvaluationAfter(Instant moment) throws IOException {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        while (Instant.now().isBefore(deadline)) {
+            JsonNode groups = JSON.readTree(get("/api/v1/rules").body()).at("/data/groups");
+            boolean all = groups.size() > 0;
+            for (JsonNode group : groups) {
+                all &= !Instant.parse(group.path("lastEvaluation").asText()).isBefore(moment);
+            }
+            if (all) {
+                return;
+            }
+            pause(Duration.ofMillis(100));
+        }
+        throw new AssertionError("Prometheus evaluated the rules after " + moment + " not within 30 s: " + logText());
     }
 
     /** The rules Prometheus evaluates, with each one's health and last error ({@code /api/v1/rules}). */

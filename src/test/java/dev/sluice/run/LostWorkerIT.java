@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,9 +114,16 @@ class LostWorkerIT {
                 await().atMost(Duration.ofSeconds(30))
                         .until(() -> "running"
                                 .equals(a.record(running).path("status").asText()));
-                // Claimed by replica-a as it accepts it, into its second slot. Long enough to outlive its
-                // worker: stopped by the replica that queues its next attempt, it exits by a signal, not 0.
-                twice = submitTwice(a, "echo attempt started; sleep 30; echo attempt done", closed.url("/hook"));
+                // Claimed by replica-a as it accepts it, into its second slot. Every attempt sleeps until one
+                // moment, half a minute after the request: the first outlives its worker, stopped by the replica
+                // that queues its next attempt, so it exits by a signal, not 0; the second, started after that,
+                // ends at that moment, not half a minute after its own start.
+                long until = Instant.now().plusSeconds(30).getEpochSecond();
+                twice = submitTwice(
+                        a,
+                        "echo attempt started; left=$((" + until + " - $(date +%s)));"
+                                + " if [ $left -gt 0 ]; then sleep $left; fi; echo attempt done",
+                        closed.url("/hook"));
                 await().atMost(Duration.ofSeconds(30))
                         .until(() ->
                                 "running".equals(a.record(twice).path("status").asText()));

@@ -114,19 +114,23 @@ class LostWorkerIT {
                 await().atMost(Duration.ofSeconds(30))
                         .until(() -> "running"
                                 .equals(a.record(running).path("status").asText()));
-                // Claimed by replica-a as it accepts it, into its second slot. Every attempt sleeps until one
-                // moment, half a minute after the request: the first outlives its worker, stopped by the replica
-                // that queues its next attempt, so it exits by a signal, not 0; the second, started after that,
-                // ends at that moment, not half a minute after its own start.
-                long until = Instant.now().plusSeconds(30).getEpochSecond();
-                twice = submitTwice(
-                        a,
-                        "echo attempt started; left=$((" + until + " - $(date +%s)));"
-                                + " if [ $left -gt 0 ]; then sleep $left; fi; echo attempt done",
-                        closed.url("/hook"));
+                // Claimed by replica-a as it accepts it, into its second slot. Each attempt reads the clock as it
+                // starts. One started before the moment that sets the attempts apart (twelve seconds after the
+                // request, many times what a start takes on a loaded machine), the first, sleeps until a minute
+                // after the request: it outlives its worker, stopped by the replica that queues its next attempt,
+                // so it exits by a signal, not 0. One started after it, the second (the kill waits for that
+                // moment), ends at once.
+                long requested = Instant.now().getEpochSecond();
+                long apart = requested + 12;
+                String script = "echo attempt started; now=$(date +%s); if [ $now -lt " + apart + " ]; then sleep $(("
+                        + (requested + 60) + " - now)); fi; echo attempt done";
+                twice = submitTwice(a, script, closed.url("/hook"));
                 await().atMost(Duration.ofSeconds(30))
                         .until(() ->
                                 "running".equals(a.record(twice).path("status").asText()));
+                assertThat(Instant.now().getEpochSecond())
+                        .as("the first attempt started well before the moment that sets the attempts apart")
+                        .isLessThan(apart - 1);
                 assertThat(containersOf(twice))
                         .extracting(ManagedContainer::workerId)
                         .containsExactly("replica-a");
@@ -139,6 +143,7 @@ class LostWorkerIT {
                         .extracting(ManagedContainer::workerId)
                         .containsExactly("replica-b");
 
+                await().atMost(Duration.ofSeconds(30)).until(() -> Instant.now().getEpochSecond() > apart);
                 a.kill();
                 pending.otherwise(Receiver.status(200));
 

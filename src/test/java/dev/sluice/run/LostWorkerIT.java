@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,12 +114,23 @@ class LostWorkerIT {
                 await().atMost(Duration.ofSeconds(30))
                         .until(() -> "running"
                                 .equals(a.record(running).path("status").asText()));
-                // Claimed by replica-a as it accepts it, into its second slot. Long enough to outlive its
-                // worker: stopped by the replica that queues its next attempt, it exits by a signal, not 0.
-                twice = submitTwice(a, "echo attempt started; sleep 30; echo attempt done", closed.url("/hook"));
+                // Claimed by replica-a as it accepts it, into its second slot. Each attempt reads the clock as it
+                // starts. One started before the moment that sets the attempts apart (twelve seconds after the
+                // request, many times what a start takes on a loaded machine), the first, sleeps until a minute
+                // after the request: it outlives its worker, stopped by the replica that queues its next attempt,
+                // so it exits by a signal, not 0. One started after it, the second (the kill waits for that
+                // moment), ends at once.
+                long requested = Instant.now().getEpochSecond();
+                long apart = requested + 12;
+                String script = "echo attempt started; now=$(date +%s); if [ $now -lt " + apart + " ]; then sleep $(("
+                        + (requested + 60) + " - now)); fi; echo attempt done";
+                twice = submitTwice(a, script, closed.url("/hook"));
                 await().atMost(Duration.ofSeconds(30))
                         .until(() ->
                                 "running".equals(a.record(twice).path("status").asText()));
+                assertThat(Instant.now().getEpochSecond())
+                        .as("the first attempt started well before the moment that sets the attempts apart")
+                        .isLessThan(apart - 1);
                 assertThat(containersOf(twice))
                         .extracting(ManagedContainer::workerId)
                         .containsExactly("replica-a");
@@ -131,6 +143,7 @@ class LostWorkerIT {
                         .extracting(ManagedContainer::workerId)
                         .containsExactly("replica-b");
 
+                await().atMost(Duration.ofSeconds(30)).until(() -> Instant.now().getEpochSecond() > apart);
                 a.kill();
                 pending.otherwise(Receiver.status(200));
 

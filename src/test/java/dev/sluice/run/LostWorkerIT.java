@@ -71,6 +71,9 @@ class LostWorkerIT {
         env.put("SLUICE_WORKER_RECONCILE_INTERVAL", "1s");
         env.put("SLUICE_WORKER_ORPHAN_GRACE", "2s");
         env.put("SLUICE_DISPATCH_REAPER_INTERVAL", "1s");
+        // A delivery replica-a had claimed when it was killed is due again once the claim lapses, twice the
+        // attempt timeout and half a minute after it was taken: 36 s with three, not a minute with the default.
+        env.put("SLUICE_CALLBACK_ATTEMPT_TIMEOUT", "3s");
         env.put("SLUICE_CALLBACK_RETRY_SCHEDULE", "0s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s,1s");
         return env;
     }

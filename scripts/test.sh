@@ -77,7 +77,13 @@ if [ "$lane" = podman ]; then
     stale=$(docker ps -aq --filter label=dev.sluice.worker-id=$id)
     [ -z "$stale" ] || docker rm -f $stale >/dev/null
   done
-  ./mvnw -B -ntp verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+  # The packaged worker is built again only when something changed since it was built (after the
+  # integration lane, nothing has).
+  built=()
+  if [ -f target/sluice-runner.jar ] && [ -z "$(find src pom.xml -path src/test/node/node_modules -prune -o -newer target/sluice-runner.jar -print -quit)" ]; then
+    built=(-Dquarkus.build.skip=true)
+  fi
+  ./mvnw -B -ntp verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false "${built[@]}" \
     -Dsluice.it.excluded-groups=engine-wide -Dit.test="$podman_tests" "$@"
   scripts/skipped-tests.sh --newer "$started" target/failsafe-reports
   exit 0

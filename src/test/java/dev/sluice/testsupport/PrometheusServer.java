@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -118,17 +119,13 @@ public final class PrometheusServer implements AutoCloseable {
      * and returns when it did.
      */
     public Instant awaitSamples(String series, int count) throws IOException {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        while (Instant.now().isBefore(deadline)) {
+        return within30s("Prometheus had not " + count + " samples of " + series, Duration.ofMillis(200), () -> {
             Instant now = Instant.now();
             JsonNode held = query("count_over_time(" + series + "[1m])", now).at("/data/result/0/value/1");
-            if (!held.isMissingNode() && Double.parseDouble(held.asText()) >= count) {
-                return now;
-            }
-            pause(Duration.ofMillis(200));
-        }
-        throw new AssertionError(
-                "Prometheus had not " + count + " samples of " + series + " within 30 s: " + logText());
+            return !held.isMissingNode() && Double.parseDouble(held.asText()) >= count
+                    ? Optional.of(now)
+                    : Optional.empty();
+        });
     }
 
     /**
@@ -136,36 +133,45 @@ public final class PrometheusServer implements AutoCloseable {
      * {@code moment} or later, and returns when that sample was scraped.
      */
     public Instant awaitScrapeAfter(String series, Instant moment) throws IOException {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        while (Instant.now().isBefore(deadline)) {
+        return within30s("Prometheus scraped no " + series + " after " + moment, Duration.ofMillis(100), () -> {
             JsonNode last =
                     query("max(timestamp(" + series + "))", Instant.now()).at("/data/result/0/value/1");
-            if (!last.isMissingNode()) {
-                Instant at = Instant.ofEpochMilli(Math.round(Double.parseDouble(last.asText()) * 1000));
-                if (!at.isBefore(moment)) {
-                    return at;
-                }
+            if (last.isMissingNode()) {
+                return Optional.empty();
             }
-            pause(Duration.ofMillis(100));
-        }
-        throw new AssertionError("Prometheus scraped no " + series + " after " + moment + " within 30 s: " + logText());
+            Instant at = Instant.ofEpochMilli(Math.round(Double.parseDouble(last.asText()) * 1000));
+            return at.isBefore(moment) ? Optional.empty() : Optional.of(at);
+        });
     }
 
     /** Waits until every rule group was last evaluated at {@code moment} or later. */
     public void awaitEvaluationAfter(Instant moment) throws IOException {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        while (Instant.now().isBefore(deadline)) {
+        within30s("Prometheus had not evaluated every rule group after " + moment, Duration.ofMillis(100), () -> {
             JsonNode groups = JSON.readTree(get("/api/v1/rules").body()).at("/data/groups");
             boolean all = groups.size() > 0;
             for (JsonNode group : groups) {
                 all &= !Instant.parse(group.path("lastEvaluation").asText()).isBefore(moment);
             }
-            if (all) {
-                return;
+            return all ? Optional.of(true) : Optional.empty();
+        });
+    }
+
+    /** What a wait asks of Prometheus each time: a value once the condition holds, else empty. */
+    private interface Check<T> {
+        Optional<T> get() throws IOException;
+    }
+
+    /** Asks {@code check} every {@code every} until it gives a value, for at most 30 s; then fails with the log. */
+    private <T> T within30s(String failure, Duration every, Check<T> check) throws IOException {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        while (Instant.now().isBefore(deadline)) {
+            Optional<T> value = check.get();
+            if (value.isPresent()) {
+                return value.get();
             }
-            pause(Duration.ofMillis(100));
+            pause(every);
         }
-        throw new AssertionError("Prometheus evaluated the rules after " + moment + " not within 30 s: " + logText());
+        throw new AssertionError(failure + " within 30 s: " + logText());
     }
 
     /** The rules Prometheus evaluates, with each one's health and last error ({@code /api/v1/rules}). */
